@@ -1,0 +1,1 @@
+//! Agents: bots that choose among the legal decisions.

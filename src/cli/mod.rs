@@ -1,0 +1,1 @@
+//! The `tabula` command line.

@@ -1,0 +1,161 @@
+//! The instructions the model compiles rules into and the engine runs.
+//!
+//! A function is a flat list of [`Op`]s over a value stack; locals live at
+//! the bottom of each frame. Every op has a span (kept beside the code) so
+//! that a runtime error points into the rules file that caused it.
+
+use crate::lang::ast::BinOp;
+use crate::lang::span::Span;
+
+/// Index of a function (a `fn`, a `proc`, or generated code) in the ruleset.
+pub type FuncId = u32;
+/// Index of a state variable.
+pub type VarId = u32;
+/// Index of a kind.
+pub type KindId = u16;
+
+/// Builtin operations that take their arguments from the stack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    /// `min(a, b)`
+    Min2,
+    /// `max(a, b)`
+    Max2,
+    /// `abs(a)`
+    Abs,
+    /// `count(set)`
+    Count,
+    /// `next(p)`: the player after `p`, clockwise.
+    NextPlayer,
+    /// `prev(p)`: the player before `p`.
+    PrevPlayer,
+    /// `nplayers`: the number of seated players.
+    NumPlayers,
+    /// `random(set)`: a uniformly drawn element (or none).
+    Random,
+    /// `roll(n)`: a uniform integer in `0..n`.
+    Roll,
+    /// `first(set)`: the lowest element (or none).
+    First,
+    /// `with(set, x)`: the set plus `x`.
+    With,
+    /// `without(set, x)`: the set minus `x`.
+    Without,
+}
+
+/// One instruction.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Op {
+    /// Push an integer (also booleans, items and players).
+    Const(i64),
+    /// Push a local.
+    Load(u16),
+    /// Pop into a local.
+    Store(u16),
+    /// Pop the indices of a variable, push its value.
+    LoadVar(VarId),
+    /// Pop a value, then the indices; store.
+    StoreVar(VarId),
+    /// Pop a value, then the indices; add to the integer there.
+    AddVar(VarId),
+    /// Pop an item, push the value of its scalar field.
+    Field(KindId, u16),
+    /// Pop a key, then an item; push `item.field[key]`.
+    FieldIndex(KindId, u16),
+    /// Pop a key; push `param[key]`.
+    ParamIndex(u32),
+    /// Pop two, push the result.
+    Bin(BinOp),
+    /// Negate the top.
+    Neg,
+    /// Boolean not of the top.
+    Not,
+    /// Jump.
+    Jump(u32),
+    /// Pop; jump if true.
+    JumpIf(u32),
+    /// Pop; jump if false.
+    JumpIfNot(u32),
+    /// Drop the top.
+    Pop,
+    /// Duplicate the top.
+    Dup,
+    /// Call a function with `argc` arguments from the stack.
+    Call(FuncId, u8),
+    /// Pop a procedure reference pushed below its arguments and call it.
+    CallDyn(u8),
+    /// Return (with the top of stack as result when the function has one).
+    Ret,
+    /// Push the number of items of a kind (players: the seated count).
+    KindSize(KindId),
+    /// Push the set of all items of a kind.
+    SetAll(KindId),
+    /// Pop `n` items, push the set of them.
+    SetMake(KindId, u16),
+    /// Pop a set, then an item: push membership.
+    SetIn,
+    /// Pop a set, push its size.
+    SetCount,
+    /// Iterate: find the next element of the set in local `set` at or after
+    /// the cursor in local `cur`; store it in local `var`, push whether found.
+    SetNext {
+        /// Local holding the set.
+        set: u16,
+        /// Local holding the cursor.
+        cur: u16,
+        /// Local receiving the element.
+        var: u16,
+    },
+    /// Pop the indices of a list variable; push its length.
+    ListLen(VarId),
+    /// Pop an item then the indices of a list variable; push membership.
+    ListIn(VarId),
+    /// Pop the indices of a list; push its elements as a set.
+    ListSet(VarId),
+    /// Pop the indices; remove and push the first element (none if empty).
+    ListDraw(VarId),
+    /// Pop an item then the indices; append it.
+    ListPush(VarId),
+    /// Pop an item then the indices; remove it if present.
+    ListRemove(VarId),
+    /// Pop the indices; shuffle the list with the game's random generator.
+    ListShuffle(VarId),
+    /// Pop the indices; empty the list.
+    ListClear(VarId),
+    /// Pop the arguments, push the result.
+    Builtin(Builtin, u8),
+    /// Start collecting options for a decision.
+    ChooseBegin,
+    /// Pop a value; add option (arm, value).
+    ChooseAdd(u16),
+    /// Pop the deciding player; suspend until a decision is applied. On
+    /// resume the chosen value and then the arm index are pushed.
+    ChooseWait(u32),
+    /// Pop a boolean; if false, the current option is illegal.
+    Require(u32),
+    /// The current option is illegal.
+    Fail(u32),
+    /// End of the game program.
+    Halt,
+}
+
+/// A compiled function or procedure.
+#[derive(Debug, Clone)]
+pub struct Func {
+    /// Its name (generated code has a descriptive one).
+    pub name: String,
+    /// Number of parameters (the first locals).
+    pub arity: usize,
+    /// Number of locals including parameters.
+    pub nlocals: usize,
+    /// Whether it leaves a value on return.
+    pub returns: bool,
+    /// Whether it may change the state or ask for decisions.
+    pub is_proc: bool,
+    /// The code.
+    pub code: Vec<Op>,
+    /// The span of each op.
+    pub spans: Vec<Span>,
+    /// The declaration.
+    pub span: Span,
+}

@@ -1,0 +1,400 @@
+//! A game in progress: the decision machine every driver uses.
+//!
+//! At each choice point the engine lists the legal decisions: every option
+//! the rules offer whose consequences, run up to the next choice point, do
+//! not break a `require`. Applying a decision moves to the state that was
+//! computed while checking it.
+
+use std::sync::Arc;
+
+use crate::engine::state::{RuntimeError, State, Status, Value};
+use crate::engine::vm::{self, Exit};
+use crate::lang::span::Span;
+use crate::model::ruleset::{Ruleset, Ty};
+
+/// One legal decision at the current choice point.
+#[derive(Debug, Clone)]
+pub struct Decision {
+    /// Its name, as written in logs and scenarios (`palenque`, `3`, `done`).
+    pub name: String,
+    /// The arm of the `choose`.
+    pub arm: u16,
+    /// The chosen value for per-element arms.
+    pub value: i64,
+}
+
+/// An option the rules offer but that breaks a requirement.
+#[derive(Debug, Clone)]
+pub struct Refused {
+    /// The option's name.
+    pub name: String,
+    /// The requirement's message.
+    pub reason: String,
+    /// Where the requirement is written.
+    pub span: Span,
+}
+
+/// Why a decision was not applied.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ApplyError {
+    /// The option exists but is illegal now.
+    #[error("`{name}` is refused: {reason}")]
+    Refused {
+        /// The option.
+        name: String,
+        /// Why.
+        reason: String,
+    },
+    /// No such option at this choice point.
+    #[error("`{name}` is not an option here; the legal decisions are: {legal}")]
+    Unknown {
+        /// What was asked.
+        name: String,
+        /// The legal decisions.
+        legal: String,
+    },
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+    /// The rules failed while playing.
+    #[error("rules error: {}", .0.message)]
+    Runtime(RuntimeError),
+}
+
+struct Pending {
+    legal: Vec<(Decision, State)>,
+    refused: Vec<Refused>,
+}
+
+/// The final result.
+#[derive(Debug, Clone, serde::Serialize, PartialEq)]
+pub struct Outcome {
+    /// Each seat's score keys (the first is the score).
+    pub keys: Vec<Vec<i64>>,
+    /// The winning seats (several on a shared win).
+    pub winners: Vec<usize>,
+}
+
+impl Outcome {
+    /// Each seat's score (the first key).
+    pub fn scores(&self) -> Vec<i64> {
+        self.keys
+            .iter()
+            .map(|k| k.first().copied().unwrap_or(0))
+            .collect()
+    }
+}
+
+/// A game being played.
+pub struct Game {
+    rules: Arc<Ruleset>,
+    state: State,
+    seed: u64,
+    log: Vec<String>,
+    pending: Option<Pending>,
+}
+
+impl Game {
+    /// Starts a game: initialises the state and runs the program up to the
+    /// first decision.
+    pub fn new(rules: Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, ApplyError> {
+        let state = Self::initial_state(&rules, players, seed)?;
+        let mut g = Game {
+            state,
+            rules: rules.clone(),
+            seed,
+            log: Vec::new(),
+            pending: None,
+        };
+        vm::start(&mut g.state, rules.main, &rules, Vec::new());
+        g.advance_fresh()?;
+        Ok(g)
+    }
+
+    /// A state with variables initialised but no program started.
+    pub fn initial_state(rules: &Ruleset, players: usize, seed: u64) -> Result<State, ApplyError> {
+        let mut state = State::new(rules, players, seed);
+        for v in &rules.vars {
+            if let Some(f) = v.init {
+                let val =
+                    vm::eval(rules, &mut state, f, Vec::new()).map_err(ApplyError::Runtime)?;
+                for flat in 0..v.len() {
+                    let o = v.offset + flat * v.elem_words;
+                    match &val {
+                        Value::I(x) => state.words[o] = *x,
+                        Value::S(bits) => {
+                            for i in 0..v.elem_words {
+                                state.words[o + i] = bits.get(i).copied().unwrap_or(0) as i64;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(state)
+    }
+
+    /// Wraps a prepared state (scenarios) whose program has been started.
+    pub fn from_state(rules: Arc<Ruleset>, state: State, seed: u64) -> Result<Game, ApplyError> {
+        let mut g = Game {
+            state,
+            rules,
+            seed,
+            log: Vec::new(),
+            pending: None,
+        };
+        g.advance_fresh()?;
+        Ok(g)
+    }
+
+    fn advance_fresh(&mut self) -> Result<(), ApplyError> {
+        match vm::run(&self.rules, &mut self.state).map_err(ApplyError::Runtime)? {
+            Exit::Failed(m) => {
+                let (msg, span) = self.rules.messages[m as usize].clone();
+                Err(ApplyError::Runtime(RuntimeError {
+                    message: format!("requirement failed with no decision to undo: {msg}"),
+                    span,
+                }))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The ruleset.
+    pub fn rules(&self) -> &Arc<Ruleset> {
+        &self.rules
+    }
+
+    /// The current state.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Mutable access for tools that set up positions (scenarios).
+    pub fn state_mut(&mut self) -> &mut State {
+        self.pending = None;
+        &mut self.state
+    }
+
+    /// The seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Number of seated players.
+    pub fn players(&self) -> usize {
+        self.state.nplayers
+    }
+
+    /// Decisions applied so far, by name.
+    pub fn history(&self) -> &[String] {
+        &self.log
+    }
+
+    /// Whether the game program has ended.
+    pub fn is_over(&self) -> bool {
+        self.state.status == Status::Over
+    }
+
+    /// The seat that must decide next.
+    pub fn to_move(&self) -> Option<usize> {
+        match self.state.status {
+            Status::Waiting { player, .. } => Some(player),
+            _ => None,
+        }
+    }
+
+    /// The prompt of the pending decision.
+    pub fn prompt(&self) -> Option<&str> {
+        match self.state.status {
+            Status::Waiting { choice, .. } => {
+                Some(self.rules.choices[choice as usize].prompt.as_str())
+            }
+            _ => None,
+        }
+    }
+
+    /// Where the pending decision is written in the rules.
+    pub fn prompt_span(&self) -> Option<Span> {
+        match self.state.status {
+            Status::Waiting { choice, .. } => Some(self.rules.choices[choice as usize].span),
+            _ => None,
+        }
+    }
+
+    fn option_name(&self, arm: u16, value: i64) -> String {
+        let Status::Waiting { choice, .. } = self.state.status else {
+            return String::new();
+        };
+        let def = &self.rules.choices[choice as usize].arms[arm as usize];
+        match &def.name {
+            Some(n) => n.clone(),
+            None => self.rules.display(&def.ty, value, self.state.nplayers),
+        }
+    }
+
+    fn compute(&mut self) -> Result<(), ApplyError> {
+        if self.pending.is_some() {
+            return Ok(());
+        }
+        let mut legal = Vec::new();
+        let mut refused = Vec::new();
+        let options = self.state.vm.options.clone();
+        for (arm, value) in options {
+            let name = self.option_name(arm, value);
+            let mut next = self.state.clone();
+            vm::resume(&mut next, arm, value);
+            match vm::run(&self.rules, &mut next).map_err(ApplyError::Runtime)? {
+                Exit::Failed(m) => {
+                    let (reason, span) = self.rules.messages[m as usize].clone();
+                    refused.push(Refused { name, reason, span });
+                }
+                Exit::Decide if next.vm.options.is_empty() => {
+                    let span = match next.status {
+                        Status::Waiting { choice, .. } => self.rules.choices[choice as usize].span,
+                        _ => Span::default(),
+                    };
+                    refused.push(Refused {
+                        name,
+                        reason: "it leads to a choice with no option".into(),
+                        span,
+                    });
+                }
+                _ => legal.push((Decision { name, arm, value }, next)),
+            }
+        }
+        self.pending = Some(Pending { legal, refused });
+        Ok(())
+    }
+
+    /// The legal decisions at the current choice point (empty when over).
+    pub fn legal(&mut self) -> Result<Vec<Decision>, ApplyError> {
+        if self.is_over() {
+            return Ok(Vec::new());
+        }
+        self.compute()?;
+        let p = self.pending.as_ref().expect("computed");
+        if p.legal.is_empty() {
+            let span = self.prompt_span().unwrap_or_default();
+            let why: Vec<String> = p
+                .refused
+                .iter()
+                .map(|r| format!("{}: {}", r.name, r.reason))
+                .collect();
+            return Err(ApplyError::Runtime(RuntimeError {
+                message: format!(
+                    "dead end: no legal option at this choice{}",
+                    if why.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", why.join("; "))
+                    }
+                ),
+                span,
+            }));
+        }
+        Ok(p.legal.iter().map(|(d, _)| d.clone()).collect())
+    }
+
+    /// The options offered but refused, with their reasons.
+    pub fn refused(&mut self) -> Result<Vec<Refused>, ApplyError> {
+        if self.is_over() {
+            return Ok(Vec::new());
+        }
+        self.compute()?;
+        Ok(self.pending.as_ref().expect("computed").refused.clone())
+    }
+
+    /// Applies the `index`-th legal decision.
+    pub fn apply(&mut self, index: usize) -> Result<(), ApplyError> {
+        if self.is_over() {
+            return Err(ApplyError::Over);
+        }
+        self.compute()?;
+        let p = self.pending.take().expect("computed");
+        let Some((d, next)) = p.legal.into_iter().nth(index) else {
+            return Err(ApplyError::Unknown {
+                name: format!("#{index}"),
+                legal: String::new(),
+            });
+        };
+        self.state = next;
+        self.log.push(d.name);
+        Ok(())
+    }
+
+    /// Applies a decision by name.
+    pub fn apply_named(&mut self, name: &str) -> Result<(), ApplyError> {
+        if self.is_over() {
+            return Err(ApplyError::Over);
+        }
+        let legal = self.legal()?;
+        if let Some(i) = legal.iter().position(|d| d.name == name) {
+            return self.apply(i);
+        }
+        let p = self.pending.as_ref().expect("computed");
+        if let Some(r) = p.refused.iter().find(|r| r.name == name) {
+            return Err(ApplyError::Refused {
+                name: name.into(),
+                reason: r.reason.clone(),
+            });
+        }
+        Err(ApplyError::Unknown {
+            name: name.into(),
+            legal: legal
+                .iter()
+                .map(|d| d.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+    }
+
+    /// The result, once the game is over.
+    pub fn outcome(&mut self) -> Result<Option<Outcome>, ApplyError> {
+        if !self.is_over() {
+            return Ok(None);
+        }
+        let rules = self.rules.clone();
+        let mut keys = Vec::new();
+        for p in 0..self.state.nplayers {
+            let mut k = Vec::new();
+            for f in &rules.score {
+                let v = vm::eval(&rules, &mut self.state, *f, vec![Value::I(p as i64)])
+                    .map_err(ApplyError::Runtime)?;
+                k.push(v.int());
+            }
+            keys.push(k);
+        }
+        let best = keys.iter().max().cloned().unwrap_or_default();
+        let winners = (0..keys.len()).filter(|p| keys[*p] == best).collect();
+        Ok(Some(Outcome { keys, winners }))
+    }
+
+    /// The round counter, if the ruleset declares one.
+    pub fn rounds(&self) -> Option<i64> {
+        self.rules
+            .round_var
+            .map(|v| self.state.words[self.rules.vars[v as usize].offset])
+    }
+
+    /// Evaluates a compiled function (scenario assertions) on the state.
+    pub fn eval(&mut self, func: u32) -> Result<Value, RuntimeError> {
+        let rules = self.rules.clone();
+        vm::eval(&rules, &mut self.state, func, Vec::new())
+    }
+
+    /// The state as `seat` may see it: one line per variable element.
+    pub fn view(&self, seat: Option<usize>) -> Vec<String> {
+        crate::engine::view::render(&self.rules, &self.state, seat)
+    }
+
+    /// Renders a runtime error as a miette report into the rules.
+    pub fn report(&self, e: &RuntimeError) -> String {
+        crate::engine::view::report(&self.rules, e)
+    }
+
+    /// The display name of a value of a type.
+    pub fn display(&self, ty: &Ty, v: i64) -> String {
+        self.rules.display(ty, v, self.state.nplayers)
+    }
+}

@@ -1,0 +1,42 @@
+//! Game logs: seed plus decisions, saved as JSON, replayed bit for bit.
+
+use serde::{Deserialize, Serialize};
+
+/// A saved game.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct GameLog {
+    /// The ruleset's id (its directory name).
+    pub ruleset: String,
+    /// Variants applied, in order.
+    #[serde(default)]
+    pub variants: Vec<String>,
+    /// Seated players.
+    pub players: usize,
+    /// The seed of the random generator.
+    pub seed: u64,
+    /// The decisions, by name, in order.
+    pub decisions: Vec<String>,
+    /// The final score keys per seat, if the game ended.
+    #[serde(default)]
+    pub result: Option<Vec<Vec<i64>>>,
+    /// A hash of the final state, checked on replay.
+    #[serde(default)]
+    pub state_hash: Option<String>,
+}
+
+impl GameLog {
+    /// The log of a game so far.
+    pub fn of(game: &mut crate::engine::Game) -> GameLog {
+        let result = game.outcome().ok().flatten().map(|o| o.keys);
+        GameLog {
+            ruleset: game.rules().id.clone(),
+            variants: game.rules().variants.clone(),
+            players: game.players(),
+            seed: game.seed(),
+            decisions: game.history().to_vec(),
+            result,
+            state_hash: Some(format!("{:016x}", game.state().hash())),
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! Engine: state, decisions, apply, views, random generator, logs.
+
+pub mod bytecode;
+pub mod game;
+pub mod log;
+pub mod state;
+pub mod view;
+pub mod vm;
+
+pub use game::{ApplyError, Decision, Game, Outcome};
+pub use log::GameLog;

@@ -1,0 +1,160 @@
+//! The game state: a flat array of words laid out by the ruleset, the
+//! seeded random generator, and the suspended game program.
+
+use std::sync::Arc;
+
+use rand_core::SeedableRng;
+use rand_pcg::Pcg64;
+
+use crate::engine::bytecode::VarId;
+use crate::lang::span::Span;
+use crate::model::ruleset::{Ruleset, Ty, VarDef};
+
+/// A value on the interpreter's stack.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// Integers, booleans, items, players, procedure references.
+    I(i64),
+    /// A set, as bits.
+    S(Arc<Vec<u64>>),
+}
+
+impl Value {
+    /// The integer (0 for a set).
+    pub fn int(&self) -> i64 {
+        match self {
+            Value::I(v) => *v,
+            Value::S(_) => 0,
+        }
+    }
+
+    /// The set's bits (empty for an integer).
+    pub fn bits(&self) -> &[u64] {
+        match self {
+            Value::S(b) => b,
+            Value::I(_) => &[],
+        }
+    }
+}
+
+/// A call frame.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    /// The function running.
+    pub func: u32,
+    /// The next instruction.
+    pub pc: u32,
+    /// Where its locals start on the stack.
+    pub base: u32,
+}
+
+/// The suspended game program.
+#[derive(Debug, Clone, Default)]
+pub struct Vm {
+    /// Locals and operands.
+    pub stack: Vec<Value>,
+    /// Call frames, innermost last.
+    pub frames: Vec<Frame>,
+    /// Options collected by the current `choose`.
+    pub options: Vec<(u16, i64)>,
+}
+
+/// Where the program stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// Not started, or running.
+    Running,
+    /// Waiting for `player` to decide at decision point `choice`.
+    Waiting {
+        /// The decision point.
+        choice: u32,
+        /// Who decides.
+        player: usize,
+    },
+    /// The game program has ended.
+    Over,
+}
+
+/// A runtime error: a mistake in the rules that only shows when played.
+#[derive(Debug, Clone)]
+pub struct RuntimeError {
+    /// What went wrong.
+    pub message: String,
+    /// The rules code that was running.
+    pub span: Span,
+}
+
+/// The whole state of a game.
+#[derive(Debug, Clone)]
+pub struct State {
+    /// The state variables, laid out by the ruleset.
+    pub words: Vec<i64>,
+    /// The seeded random generator.
+    pub rng: Pcg64,
+    /// Seated players.
+    pub nplayers: usize,
+    /// The program.
+    pub vm: Vm,
+    /// Where the program stands.
+    pub status: Status,
+}
+
+impl State {
+    /// A fresh state with every variable at its type's zero.
+    pub fn new(rules: &Ruleset, nplayers: usize, seed: u64) -> State {
+        let mut words = vec![0i64; rules.state_words];
+        for v in &rules.vars {
+            if matches!(v.ty, Ty::Ent(_) | Ty::Proc) {
+                for w in &mut words[v.offset..v.offset + v.len()] {
+                    *w = -1;
+                }
+            }
+        }
+        State {
+            words,
+            rng: Pcg64::seed_from_u64(seed),
+            nplayers,
+            vm: Vm::default(),
+            status: Status::Running,
+        }
+    }
+
+    /// The words of element `flat` of a variable.
+    pub fn elem(&self, v: &VarDef, flat: usize) -> &[i64] {
+        let o = v.offset + flat * v.elem_words;
+        &self.words[o..o + v.elem_words]
+    }
+
+    /// Reads an integer element by its indices (for tools and tests).
+    pub fn get(&self, rules: &Ruleset, var: VarId, idx: &[i64]) -> Option<i64> {
+        let v = &rules.vars[var as usize];
+        let flat = flat_index(v, idx)?;
+        Some(self.words[v.offset + flat * v.elem_words])
+    }
+
+    /// A stable hash of the variables and the random generator.
+    pub fn hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for w in &self.words {
+            h ^= *w as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        h
+    }
+}
+
+/// The flat element index of `idx` in a variable, if in range.
+pub fn flat_index(v: &VarDef, idx: &[i64]) -> Option<usize> {
+    if idx.len() != v.dims.len() {
+        return None;
+    }
+    let mut flat = 0usize;
+    for (i, d) in idx.iter().zip(&v.dims) {
+        let k = i - d.lo;
+        if k < 0 || k as usize >= d.size {
+            return None;
+        }
+        flat = flat * d.size + k as usize;
+    }
+    Some(flat)
+}

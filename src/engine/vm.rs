@@ -1,0 +1,607 @@
+//! The interpreter: runs compiled rules on a state until the next decision,
+//! a failed requirement, or the end of the game program.
+
+use std::sync::Arc;
+
+use rand_core::RngCore;
+
+use crate::engine::bytecode::{Builtin, Op};
+use crate::engine::state::{Frame, RuntimeError, State, Status, Value};
+use crate::lang::ast::BinOp;
+use crate::lang::span::Span;
+use crate::model::ruleset::{Ruleset, PLAYER};
+
+/// Why the interpreter stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Exit {
+    /// A decision is pending (see the state's status and options).
+    Decide,
+    /// The game program ended.
+    Over,
+    /// A requirement failed: the option being tried is illegal.
+    Failed(u32),
+}
+
+/// Instructions one run may execute before it is declared runaway.
+const STEP_LIMIT: u64 = 50_000_000;
+
+/// Starts a function with no arguments (the game program, an initialiser,
+/// or a scenario entry point) on the state.
+pub fn start(state: &mut State, func: u32, rules: &Ruleset, args: Vec<Value>) {
+    let base = state.vm.stack.len() as u32;
+    let f = &rules.funcs[func as usize];
+    state.vm.stack.extend(args);
+    while state.vm.stack.len() < base as usize + f.nlocals {
+        state.vm.stack.push(Value::I(0));
+    }
+    state.vm.frames.push(Frame { func, pc: 0, base });
+    state.status = Status::Running;
+}
+
+/// Resumes after a decision with the chosen option.
+pub fn resume(state: &mut State, arm: u16, value: i64) {
+    state.vm.stack.push(Value::I(value));
+    state.vm.stack.push(Value::I(arm as i64));
+    state.status = Status::Running;
+}
+
+/// Evaluates a function to a value, on a scratch copy of the program.
+pub fn eval(
+    rules: &Ruleset,
+    state: &mut State,
+    func: u32,
+    args: Vec<Value>,
+) -> Result<Value, RuntimeError> {
+    let saved = std::mem::take(&mut state.vm);
+    let saved_status = state.status.clone();
+    start(state, func, rules, args);
+    let r = run(rules, state);
+    let out = state.vm.stack.pop().unwrap_or(Value::I(0));
+    state.vm = saved;
+    state.status = saved_status;
+    match r? {
+        Exit::Over => Ok(out),
+        Exit::Decide => Err(RuntimeError {
+            message: "a value was asked for a decision".into(),
+            span: rules.funcs[func as usize].span,
+        }),
+        Exit::Failed(m) => Err(RuntimeError {
+            message: format!("requirement failed: {}", rules.messages[m as usize].0),
+            span: rules.messages[m as usize].1,
+        }),
+    }
+}
+
+fn err(span: Span, msg: impl Into<String>) -> RuntimeError {
+    RuntimeError {
+        message: msg.into(),
+        span,
+    }
+}
+
+fn set_bits(n: usize) -> Vec<u64> {
+    vec![0u64; n.div_ceil(64).max(1)]
+}
+
+fn set_has(bits: &[u64], i: i64) -> bool {
+    i >= 0 && (i as usize / 64) < bits.len() && bits[i as usize / 64] >> (i % 64) & 1 == 1
+}
+
+fn set_put(bits: &mut Vec<u64>, i: i64, on: bool) {
+    if i < 0 {
+        return;
+    }
+    let w = i as usize / 64;
+    if bits.len() <= w {
+        bits.resize(w + 1, 0);
+    }
+    if on {
+        bits[w] |= 1 << (i % 64);
+    } else {
+        bits[w] &= !(1 << (i % 64));
+    }
+}
+
+fn set_count(bits: &[u64]) -> i64 {
+    bits.iter().map(|w| w.count_ones() as i64).sum()
+}
+
+fn set_elems(bits: &[u64]) -> impl Iterator<Item = i64> + '_ {
+    bits.iter().enumerate().flat_map(|(wi, w)| {
+        (0..64)
+            .filter(move |b| w >> b & 1 == 1)
+            .map(move |b| (wi * 64 + b) as i64)
+    })
+}
+
+/// Runs until a decision, the end, or a failed requirement.
+pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
+    let mut steps: u64 = 0;
+    loop {
+        let Some(frame) = st.vm.frames.last() else {
+            st.status = Status::Over;
+            return Ok(Exit::Over);
+        };
+        let fi = frame.func as usize;
+        let pc = frame.pc as usize;
+        let base = frame.base as usize;
+        let func = &rules.funcs[fi];
+        let Some(op) = func.code.get(pc) else {
+            return Err(err(func.span, "ran past the end of a function"));
+        };
+        let span = func.spans[pc];
+        st.vm.frames.last_mut().expect("frame").pc += 1;
+        steps += 1;
+        if steps > STEP_LIMIT {
+            return Err(err(
+                span,
+                "the rules ran 50 million steps without a decision: an endless loop?",
+            ));
+        }
+        let stack = &mut st.vm.stack;
+        macro_rules! pop_i {
+            () => {
+                stack.pop().map_or(0, |v| v.int())
+            };
+        }
+        match op {
+            Op::Const(v) => stack.push(Value::I(*v)),
+            Op::Load(l) => {
+                let v = stack[base + *l as usize].clone();
+                stack.push(v);
+            }
+            Op::Store(l) => {
+                let v = stack.pop().expect("store operand");
+                stack[base + *l as usize] = v;
+            }
+            Op::LoadVar(v) => {
+                let vd = &rules.vars[*v as usize];
+                let off = var_offset(rules, st, *v, span)?;
+                let stack = &mut st.vm.stack;
+                match vd.ty {
+                    crate::model::ruleset::Ty::Set(_) => {
+                        let bits: Vec<u64> = st.words[off..off + vd.elem_words]
+                            .iter()
+                            .map(|w| *w as u64)
+                            .collect();
+                        stack.push(Value::S(Arc::new(bits)));
+                    }
+                    _ => stack.push(Value::I(st.words[off])),
+                }
+            }
+            Op::StoreVar(v) => {
+                let val = st.vm.stack.pop().expect("value");
+                let vd = &rules.vars[*v as usize];
+                let off = var_offset(rules, st, *v, span)?;
+                match val {
+                    Value::I(x) => st.words[off] = x,
+                    Value::S(bits) => {
+                        if bits.iter().skip(vd.elem_words).any(|w| *w != 0) {
+                            return Err(err(span, format!("set too large for `{}`", vd.name)));
+                        }
+                        for i in 0..vd.elem_words {
+                            st.words[off + i] = bits.get(i).copied().unwrap_or(0) as i64;
+                        }
+                    }
+                }
+            }
+            Op::AddVar(v) => {
+                let x = st.vm.stack.pop().map_or(0, |v| v.int());
+                let off = var_offset(rules, st, *v, span)?;
+                st.words[off] = st.words[off].saturating_add(x);
+            }
+            Op::Field(k, f) => {
+                let e = pop_i!();
+                let kind = &rules.kinds[*k as usize];
+                if e < 0 || e as usize >= kind.items.len() {
+                    return Err(err(
+                        span,
+                        format!(
+                            "field `{}` of none (no `{}` here)",
+                            kind.fields[*f as usize].name, kind.name
+                        ),
+                    ));
+                }
+                stack.push(Value::I(kind.data[e as usize][*f as usize].int()));
+            }
+            Op::FieldIndex(k, f) => {
+                let key = pop_i!();
+                let e = pop_i!();
+                let kind = &rules.kinds[*k as usize];
+                if e < 0 || e as usize >= kind.items.len() {
+                    return Err(err(
+                        span,
+                        format!(
+                            "field `{}` of none (no `{}` here)",
+                            kind.fields[*f as usize].name, kind.name
+                        ),
+                    ));
+                }
+                stack.push(Value::I(kind.data[e as usize][*f as usize].at(key)));
+            }
+            Op::ParamIndex(p) => {
+                let key = pop_i!();
+                stack.push(Value::I(rules.params[*p as usize].data.at(key)));
+            }
+            Op::Bin(op) => {
+                let b = stack.pop().expect("operand");
+                let a = stack.pop().expect("operand");
+                stack.push(binary(*op, a, b, span)?);
+            }
+            Op::Neg => {
+                let a = pop_i!();
+                stack.push(Value::I(a.saturating_neg()));
+            }
+            Op::Not => {
+                let a = pop_i!();
+                stack.push(Value::I((a == 0) as i64));
+            }
+            Op::Jump(t) => st.vm.frames.last_mut().expect("frame").pc = *t,
+            Op::JumpIf(t) => {
+                if pop_i!() != 0 {
+                    st.vm.frames.last_mut().expect("frame").pc = *t;
+                }
+            }
+            Op::JumpIfNot(t) => {
+                if pop_i!() == 0 {
+                    st.vm.frames.last_mut().expect("frame").pc = *t;
+                }
+            }
+            Op::Pop => {
+                stack.pop();
+            }
+            Op::Dup => {
+                let v = stack.last().cloned().expect("dup operand");
+                stack.push(v);
+            }
+            Op::Call(f, argc) => {
+                call(rules, st, *f, *argc as usize, span)?;
+            }
+            Op::CallDyn(argc) => {
+                let at = stack.len() - *argc as usize - 1;
+                let f = stack.remove(at).int();
+                if f < 0 || f as usize >= rules.funcs.len() {
+                    return Err(err(span, "call of `none`: no procedure here"));
+                }
+                call(rules, st, f as u32, *argc as usize, span)?;
+            }
+            Op::Ret => {
+                let result = if func.returns { stack.pop() } else { None };
+                stack.truncate(base);
+                st.vm.frames.pop();
+                if let Some(r) = result {
+                    st.vm.stack.push(r);
+                }
+            }
+            Op::KindSize(k) => {
+                let n = if *k == PLAYER {
+                    st.nplayers
+                } else {
+                    rules.kinds[*k as usize].items.len()
+                };
+                stack.push(Value::I(n as i64));
+            }
+            Op::SetAll(k) => {
+                let n = if *k == PLAYER {
+                    st.nplayers
+                } else {
+                    rules.kinds[*k as usize].items.len()
+                };
+                let mut bits = set_bits(n);
+                for i in 0..n {
+                    set_put(&mut bits, i as i64, true);
+                }
+                stack.push(Value::S(Arc::new(bits)));
+            }
+            Op::SetMake(_, n) => {
+                let mut bits = vec![0u64; 1];
+                for _ in 0..*n {
+                    let e = pop_i!();
+                    set_put(&mut bits, e, true);
+                }
+                stack.push(Value::S(Arc::new(bits)));
+            }
+            Op::SetIn => {
+                let s = stack.pop().expect("set");
+                let e = pop_i!();
+                stack.push(Value::I(set_has(s.bits(), e) as i64));
+            }
+            Op::SetCount => {
+                let s = stack.pop().expect("set");
+                stack.push(Value::I(set_count(s.bits())));
+            }
+            Op::SetNext { set, cur, var } => {
+                let c = stack[base + *cur as usize].int();
+                let found = {
+                    let bits = stack[base + *set as usize].bits();
+                    let total = bits.len() as i64 * 64;
+                    let mut i = c.max(0);
+                    let mut hit = -1;
+                    while i < total {
+                        let w = bits[i as usize / 64] >> (i % 64);
+                        if w == 0 {
+                            i = (i / 64 + 1) * 64;
+                            continue;
+                        }
+                        i += w.trailing_zeros() as i64;
+                        hit = i;
+                        break;
+                    }
+                    hit
+                };
+                if found >= 0 {
+                    stack[base + *var as usize] = Value::I(found);
+                    stack[base + *cur as usize] = Value::I(found + 1);
+                    stack.push(Value::I(1));
+                } else {
+                    stack.push(Value::I(0));
+                }
+            }
+            Op::ListLen(v)
+            | Op::ListIn(v)
+            | Op::ListSet(v)
+            | Op::ListDraw(v)
+            | Op::ListPush(v)
+            | Op::ListRemove(v)
+            | Op::ListShuffle(v)
+            | Op::ListClear(v) => {
+                let item = if matches!(op, Op::ListIn(_) | Op::ListPush(_) | Op::ListRemove(_)) {
+                    st.vm.stack.pop().map_or(0, |v| v.int())
+                } else {
+                    0
+                };
+                let off = var_offset(rules, st, *v, span)?;
+                let cap = rules.vars[*v as usize].elem_words - 1;
+                list_op(op, st, off, cap, item, span)?;
+            }
+            Op::Builtin(b, argc) => {
+                let at = stack.len() - *argc as usize;
+                let args: Vec<Value> = stack.drain(at..).collect();
+                let r = builtin(*b, &args, st, span)?;
+                st.vm.stack.push(r);
+            }
+            Op::ChooseBegin => st.vm.options.clear(),
+            Op::ChooseAdd(arm) => {
+                let v = pop_i!();
+                st.vm.options.push((*arm, v));
+            }
+            Op::ChooseWait(c) => {
+                let p = pop_i!();
+                if p < 0 || p as usize >= st.nplayers {
+                    return Err(err(
+                        span,
+                        format!("decision asked of a player who is not seated ({p})"),
+                    ));
+                }
+                st.status = Status::Waiting {
+                    choice: *c,
+                    player: p as usize,
+                };
+                return Ok(Exit::Decide);
+            }
+            Op::Require(m) => {
+                if pop_i!() == 0 {
+                    return Ok(Exit::Failed(*m));
+                }
+            }
+            Op::Fail(m) => return Ok(Exit::Failed(*m)),
+            Op::Halt => {
+                st.vm.frames.clear();
+                st.status = Status::Over;
+                return Ok(Exit::Over);
+            }
+        }
+    }
+}
+
+fn call(
+    rules: &Ruleset,
+    st: &mut State,
+    f: u32,
+    argc: usize,
+    span: Span,
+) -> Result<(), RuntimeError> {
+    if st.vm.frames.len() > 2000 {
+        return Err(err(span, "calls nested 2000 deep: endless recursion?"));
+    }
+    let callee = &rules.funcs[f as usize];
+    let base = st.vm.stack.len() - argc;
+    while st.vm.stack.len() < base + callee.nlocals {
+        st.vm.stack.push(Value::I(0));
+    }
+    st.vm.frames.push(Frame {
+        func: f,
+        pc: 0,
+        base: base as u32,
+    });
+    Ok(())
+}
+
+fn var_offset(rules: &Ruleset, st: &mut State, v: u32, span: Span) -> Result<usize, RuntimeError> {
+    let vd = &rules.vars[v as usize];
+    let n = vd.dims.len();
+    let at = st.vm.stack.len() - n;
+    let mut flat = 0usize;
+    for (i, d) in vd.dims.iter().enumerate() {
+        let x = st.vm.stack[at + i].int();
+        let k = x - d.lo;
+        let limit = if d.kind == Some(PLAYER) {
+            st.nplayers
+        } else {
+            d.size
+        };
+        if k < 0 || k as usize >= limit {
+            let what = match d.kind {
+                Some(k) if x < 0 => format!("none (no `{}`)", rules.kinds[k as usize].name),
+                _ => x.to_string(),
+            };
+            st.vm.stack.truncate(at);
+            return Err(err(
+                span,
+                format!("index {what} out of range for `{}`", vd.name),
+            ));
+        }
+        flat = flat * d.size + k as usize;
+    }
+    st.vm.stack.truncate(at);
+    Ok(vd.offset + flat * vd.elem_words)
+}
+
+fn list_op(
+    op: &Op,
+    st: &mut State,
+    off: usize,
+    cap: usize,
+    item: i64,
+    span: Span,
+) -> Result<(), RuntimeError> {
+    let len = st.words[off] as usize;
+    match op {
+        Op::ListLen(_) => st.vm.stack.push(Value::I(len as i64)),
+        Op::ListIn(_) => {
+            let has = st.words[off + 1..off + 1 + len].contains(&item);
+            st.vm.stack.push(Value::I(has as i64));
+        }
+        Op::ListSet(_) => {
+            let mut bits = vec![0u64; 1];
+            for w in &st.words[off + 1..off + 1 + len] {
+                set_put(&mut bits, *w, true);
+            }
+            st.vm.stack.push(Value::S(Arc::new(bits)));
+        }
+        Op::ListDraw(_) => {
+            if len == 0 {
+                st.vm.stack.push(Value::I(-1));
+            } else {
+                let first = st.words[off + 1];
+                st.words.copy_within(off + 2..off + 1 + len, off + 1);
+                st.words[off] = (len - 1) as i64;
+                st.vm.stack.push(Value::I(first));
+            }
+        }
+        Op::ListPush(_) => {
+            if item < 0 {
+                return Err(err(span, "cannot push none onto a list"));
+            }
+            if len >= cap {
+                return Err(err(
+                    span,
+                    "list is full (a list holds each item at most once)",
+                ));
+            }
+            st.words[off + 1 + len] = item;
+            st.words[off] = (len + 1) as i64;
+        }
+        Op::ListRemove(_) => {
+            if let Some(pos) = st.words[off + 1..off + 1 + len]
+                .iter()
+                .position(|w| *w == item)
+            {
+                st.words
+                    .copy_within(off + 2 + pos..off + 1 + len, off + 1 + pos);
+                st.words[off] = (len - 1) as i64;
+            }
+        }
+        Op::ListShuffle(_) => {
+            for i in (1..len).rev() {
+                let j = (st.rng.next_u64() % (i as u64 + 1)) as usize;
+                st.words.swap(off + 1 + i, off + 1 + j);
+            }
+        }
+        Op::ListClear(_) => st.words[off] = 0,
+        _ => {}
+    }
+    Ok(())
+}
+
+fn binary(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, RuntimeError> {
+    use BinOp::*;
+    if let (Value::S(x), Value::S(y)) = (&a, &b) {
+        let n = x.len().max(y.len());
+        let get = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
+        return Ok(match op {
+            Add => Value::S(Arc::new((0..n).map(|i| get(x, i) | get(y, i)).collect())),
+            Sub => Value::S(Arc::new((0..n).map(|i| get(x, i) & !get(y, i)).collect())),
+            Eq => Value::I((0..n).all(|i| get(x, i) == get(y, i)) as i64),
+            Ne => Value::I((0..n).any(|i| get(x, i) != get(y, i)) as i64),
+            _ => return Err(err(span, "unsupported operation on sets")),
+        });
+    }
+    let (x, y) = (a.int(), b.int());
+    let r = match op {
+        Or => ((x != 0) || (y != 0)) as i64,
+        And => ((x != 0) && (y != 0)) as i64,
+        Eq => (x == y) as i64,
+        Ne => (x != y) as i64,
+        Lt => (x < y) as i64,
+        Le => (x <= y) as i64,
+        Gt => (x > y) as i64,
+        Ge => (x >= y) as i64,
+        In => 0,
+        Add => x.saturating_add(y),
+        Sub => x.saturating_sub(y),
+        Mul => x.saturating_mul(y),
+        Div => {
+            if y == 0 {
+                return Err(err(span, "division by zero"));
+            }
+            x.div_euclid(y)
+        }
+        Rem => {
+            if y == 0 {
+                return Err(err(span, "remainder by zero"));
+            }
+            x.rem_euclid(y)
+        }
+    };
+    Ok(Value::I(r))
+}
+
+fn builtin(b: Builtin, args: &[Value], st: &mut State, span: Span) -> Result<Value, RuntimeError> {
+    let i = |k: usize| args.get(k).map_or(0, |v| v.int());
+    let n = st.nplayers as i64;
+    Ok(match b {
+        Builtin::Min2 => Value::I(i(0).min(i(1))),
+        Builtin::Max2 => Value::I(i(0).max(i(1))),
+        Builtin::Abs => Value::I(i(0).saturating_abs()),
+        Builtin::Count => Value::I(set_count(args[0].bits())),
+        Builtin::NextPlayer => {
+            if i(0) < 0 {
+                return Err(err(span, "next(none)"));
+            }
+            Value::I((i(0) + 1).rem_euclid(n))
+        }
+        Builtin::PrevPlayer => {
+            if i(0) < 0 {
+                return Err(err(span, "prev(none)"));
+            }
+            Value::I((i(0) - 1).rem_euclid(n))
+        }
+        Builtin::NumPlayers => Value::I(n),
+        Builtin::Random => {
+            let elems: Vec<i64> = set_elems(args[0].bits()).collect();
+            if elems.is_empty() {
+                Value::I(-1)
+            } else {
+                Value::I(elems[(st.rng.next_u64() % elems.len() as u64) as usize])
+            }
+        }
+        Builtin::Roll => {
+            if i(0) <= 0 {
+                return Err(err(span, "roll(n) needs n > 0"));
+            }
+            Value::I((st.rng.next_u64() % i(0) as u64) as i64)
+        }
+        Builtin::First => Value::I(set_elems(args[0].bits()).next().unwrap_or(-1)),
+        Builtin::With | Builtin::Without => {
+            let mut bits = args[0].bits().to_vec();
+            set_put(&mut bits, i(1), b == Builtin::With);
+            Value::S(Arc::new(bits))
+        }
+    })
+}
+
+/// The elements of a set value, ascending.
+pub fn elements(v: &Value) -> Vec<i64> {
+    set_elems(v.bits()).collect()
+}

@@ -1,0 +1,5 @@
+//! Syntax: the pest grammar of the rules language and its spanned AST.
+
+pub mod ast;
+pub mod parser;
+pub mod span;

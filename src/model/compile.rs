@@ -1,0 +1,1701 @@
+//! Resolves names, type-checks and compiles function bodies to bytecode.
+//!
+//! One pass over each body does all three: every expression is resolved
+//! and typed as its code is emitted; a mistake is recorded as a diagnostic
+//! and compilation goes on with an error type, so one load reports all.
+
+use crate::engine::bytecode::{Builtin, Func, KindId, Op};
+use crate::lang::ast::*;
+use crate::lang::span::Span;
+use crate::model::diag::{did_you_mean, Diagnostic, Diagnostics};
+use crate::model::ruleset::{ArmDef, ChoiceDef, Kind, ParamDef, Ty, VarDef, PLAYER};
+use crate::model::symbols::{Global, Sig, Symbols, RESERVED};
+
+/// Marks the element kind of `{}` until it meets a typed set.
+pub const ANY_KIND: KindId = u16::MAX;
+
+/// Everything a body may refer to, and where compiled code goes.
+pub struct Compiler<'a> {
+    /// Diagnostics sink.
+    pub diags: &'a mut Diagnostics,
+    /// Kinds (index 0: players).
+    pub kinds: &'a [Kind],
+    /// Parameters.
+    pub params: &'a [ParamDef],
+    /// State variables.
+    pub vars: &'a [VarDef],
+    /// Global names.
+    pub symbols: &'a Symbols,
+    /// Signatures, by function id.
+    pub sigs: &'a [Sig],
+    /// Decision points found so far.
+    pub choices: Vec<ChoiceDef>,
+    /// Failure messages found so far.
+    pub messages: Vec<(String, Span)>,
+}
+
+struct Local {
+    name: String,
+    ty: Ty,
+    slot: u16,
+}
+
+struct LoopCtx {
+    continue_to: u32,
+    breaks: Vec<usize>,
+}
+
+/// The function being compiled.
+pub struct FnCtx {
+    code: Vec<Op>,
+    spans: Vec<Span>,
+    locals: Vec<Local>,
+    nlocals: u16,
+    loops: Vec<LoopCtx>,
+    is_proc: bool,
+    ret: Ty,
+}
+
+impl FnCtx {
+    /// A context for a body with these parameters.
+    pub fn new(params: &[(String, Ty)], ret: Ty, is_proc: bool) -> FnCtx {
+        let mut f = FnCtx {
+            code: Vec::new(),
+            spans: Vec::new(),
+            locals: Vec::new(),
+            nlocals: 0,
+            loops: Vec::new(),
+            is_proc,
+            ret,
+        };
+        for (n, t) in params {
+            f.declare(n, t.clone());
+        }
+        f
+    }
+
+    fn emit(&mut self, op: Op, span: Span) -> usize {
+        self.code.push(op);
+        self.spans.push(span);
+        self.code.len() - 1
+    }
+
+    fn here(&self) -> u32 {
+        self.code.len() as u32
+    }
+
+    fn patch(&mut self, at: usize, target: u32) {
+        match &mut self.code[at] {
+            Op::Jump(t) | Op::JumpIf(t) | Op::JumpIfNot(t) => *t = target,
+            _ => {}
+        }
+    }
+
+    fn declare(&mut self, name: &str, ty: Ty) -> u16 {
+        let slot = self.nlocals;
+        self.nlocals += 1;
+        self.locals.push(Local {
+            name: name.to_string(),
+            ty,
+            slot,
+        });
+        slot
+    }
+
+    fn temp(&mut self) -> u16 {
+        self.declare("", Ty::Int)
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Local> {
+        self.locals.iter().rev().find(|l| l.name == name)
+    }
+
+    /// Finishes into a function.
+    pub fn finish(mut self, name: &str, arity: usize, span: Span) -> Func {
+        let returns = self.ret != Ty::Void;
+        if returns {
+            self.emit(Op::Const(0), span);
+        }
+        self.emit(Op::Ret, span);
+        Func {
+            name: name.to_string(),
+            arity,
+            nlocals: self.nlocals as usize,
+            returns,
+            is_proc: self.is_proc,
+            code: self.code,
+            spans: self.spans,
+            span,
+        }
+    }
+}
+
+/// Human name of a type, for messages.
+pub fn ty_name(kinds: &[Kind], t: &Ty) -> String {
+    let k = |k: &KindId| {
+        if *k == ANY_KIND {
+            "?".to_string()
+        } else {
+            kinds[*k as usize].name.clone()
+        }
+    };
+    match t {
+        Ty::Int => "int".into(),
+        Ty::Bool => "bool".into(),
+        Ty::Text => "text".into(),
+        Ty::Proc => "proc".into(),
+        Ty::Ent(x) => k(x),
+        Ty::Set(x) => format!("set<{}>", k(x)),
+        Ty::List(x) => format!("list<{}>", k(x)),
+        Ty::Array(t) => format!("[{}]", ty_name(kinds, t)),
+        Ty::Map(a, b) => format!("{{{}: {}}}", ty_name(kinds, a), ty_name(kinds, b)),
+        Ty::NoneTy => "none".into(),
+        Ty::Void => "nothing".into(),
+        Ty::Error => "?".into(),
+    }
+}
+
+/// Resolves a written type.
+pub fn resolve_type(
+    diags: &mut Diagnostics,
+    symbols: &Symbols,
+    kinds: &[Kind],
+    t: &TypeExpr,
+) -> Ty {
+    let kind_of = |diags: &mut Diagnostics, id: &Ident| -> Option<KindId> {
+        match symbols.get(&id.name) {
+            Some(Global::Kind(k)) => Some(*k),
+            _ => {
+                let names = kinds.iter().map(|k| k.name.as_str());
+                let mut d = Diagnostic::new(id.span, format!("unknown kind `{}`", id.name))
+                    .label("not a kind");
+                d = d.help(did_you_mean(&id.name, names).unwrap_or_else(|| {
+                    "kinds are declared under `kinds:` in a YAML data file".into()
+                }));
+                diags.push(d);
+                None
+            }
+        }
+    };
+    match t {
+        TypeExpr::Name(id) => match id.name.as_str() {
+            "int" => Ty::Int,
+            "bool" => Ty::Bool,
+            "text" => Ty::Text,
+            "proc" => Ty::Proc,
+            _ => {
+                if let Some(Global::Kind(k)) = symbols.get(&id.name) {
+                    return Ty::Ent(*k);
+                }
+                let names = kinds
+                    .iter()
+                    .map(|k| k.name.as_str())
+                    .chain(["int", "bool", "text", "proc"]);
+                diags.push(
+                    Diagnostic::new(id.span, format!("unknown type `{}`", id.name))
+                        .label("not a type")
+                        .help(did_you_mean(&id.name, names).unwrap_or_else(|| {
+                            "a type is int, bool, text, proc, a kind, set<kind>, list<kind>, [T] or {K: T}".into()
+                        })),
+                );
+                Ty::Error
+            }
+        },
+        TypeExpr::Set(id, _) => kind_of(diags, id).map_or(Ty::Error, Ty::Set),
+        TypeExpr::List(id, _) => kind_of(diags, id).map_or(Ty::Error, Ty::List),
+        TypeExpr::Array(e, _) => Ty::Array(Box::new(resolve_type(diags, symbols, kinds, e))),
+        TypeExpr::Map(k, v, _) => Ty::Map(
+            Box::new(resolve_type(diags, symbols, kinds, k)),
+            Box::new(resolve_type(diags, symbols, kinds, v)),
+        ),
+    }
+}
+
+fn is_scalar(t: &Ty) -> bool {
+    matches!(
+        t,
+        Ty::Int | Ty::Bool | Ty::Ent(_) | Ty::Proc | Ty::NoneTy | Ty::Error | Ty::Text
+    )
+}
+
+impl<'a> Compiler<'a> {
+    fn err(&mut self, span: Span, msg: impl Into<String>, help: impl Into<String>) -> Ty {
+        self.diags
+            .push(Diagnostic::new(span, msg).help(help.into()));
+        Ty::Error
+    }
+
+    fn tn(&self, t: &Ty) -> String {
+        ty_name(self.kinds, t)
+    }
+
+    fn expect(&mut self, want: &Ty, got: &Ty, span: Span, what: &str) {
+        if let (Ty::Set(_), Ty::Set(ANY_KIND)) = (want, got) {
+            return;
+        }
+        if !want.accepts(got) {
+            let msg = format!(
+                "{what} must be {}, but this is {}",
+                self.tn(want),
+                self.tn(got)
+            );
+            self.diags.push(
+                Diagnostic::new(span, msg)
+                    .label(format!("this is {}", self.tn(got)))
+                    .help(format!("write a value of type {}", self.tn(want))),
+            );
+        }
+    }
+
+    fn message(&mut self, text: &str, span: Span) -> u32 {
+        self.messages.push((text.to_string(), span));
+        (self.messages.len() - 1) as u32
+    }
+
+    /// Compiles a procedure body.
+    pub fn proc_body(&mut self, f: &mut FnCtx, body: &Block) {
+        self.block(f, body);
+    }
+
+    /// Compiles an expression as a whole function body.
+    pub fn fn_body(&mut self, f: &mut FnCtx, body: &Expr) {
+        let want = f.ret.clone();
+        let got = self.expr(f, body);
+        self.expect(&want, &got, body.span, "the result");
+        f.emit(Op::Ret, body.span);
+    }
+
+    fn block(&mut self, f: &mut FnCtx, b: &Block) {
+        let mark = f.locals.len();
+        for s in &b.stmts {
+            self.stmt(f, s);
+        }
+        // Scope ends: names go out of scope, slots stay allocated.
+        for l in &mut f.locals[mark..] {
+            l.name.clear();
+        }
+    }
+
+    fn stmt(&mut self, f: &mut FnCtx, s: &Stmt) {
+        let sp = s.span;
+        match &s.kind {
+            StmtKind::Let(name, ty, e) => {
+                let got = self.expr(f, e);
+                let ty = match ty {
+                    Some(t) => {
+                        let want = resolve_type(self.diags, self.symbols, self.kinds, t);
+                        self.expect(&want, &got, e.span, "the value");
+                        want
+                    }
+                    None => {
+                        if got == Ty::NoneTy {
+                            self.err(
+                                e.span,
+                                "the type of `none` is unknown here",
+                                "write `let x: kind = none;`",
+                            );
+                        }
+                        got
+                    }
+                };
+                let slot = f.declare(&name.name, ty);
+                f.emit(Op::Store(slot), sp);
+            }
+            StmtKind::Assign(place, op, e) => self.assign(f, place, *op, e, sp),
+            StmtKind::If(c, then, els) => {
+                self.cond(f, c);
+                let j = f.emit(Op::JumpIfNot(0), sp);
+                self.block(f, then);
+                if let Some(els) = els {
+                    let j2 = f.emit(Op::Jump(0), sp);
+                    let here = f.here();
+                    f.patch(j, here);
+                    self.block(f, els);
+                    let here = f.here();
+                    f.patch(j2, here);
+                } else {
+                    let here = f.here();
+                    f.patch(j, here);
+                }
+            }
+            StmtKind::While(c, body) => {
+                let top = f.here();
+                self.cond(f, c);
+                let j = f.emit(Op::JumpIfNot(0), sp);
+                f.loops.push(LoopCtx {
+                    continue_to: top,
+                    breaks: vec![j],
+                });
+                self.block(f, body);
+                f.emit(Op::Jump(top), sp);
+                self.end_loop(f);
+            }
+            StmtKind::Loop(body) => {
+                let top = f.here();
+                f.loops.push(LoopCtx {
+                    continue_to: top,
+                    breaks: vec![],
+                });
+                self.block(f, body);
+                f.emit(Op::Jump(top), sp);
+                self.end_loop(f);
+            }
+            StmtKind::For(b, body) => {
+                let mark = f.locals.len();
+                self.binder_loop(f, b, true, |c, f| c.block(f, body));
+                for l in &mut f.locals[mark..] {
+                    l.name.clear();
+                }
+            }
+            StmtKind::Choose(ch) => self.choose(f, ch, sp),
+            StmtKind::Require(c, msg) => {
+                self.cond(f, c);
+                let text = msg
+                    .clone()
+                    .unwrap_or_else(|| format!("requires {}", self.diags.sources.slice(c.span)));
+                let id = self.message(&text, c.span);
+                f.emit(Op::Require(id), c.span);
+            }
+            StmtKind::Fail(msg) => {
+                let id = self.message(msg, sp);
+                f.emit(Op::Fail(id), sp);
+            }
+            StmtKind::Return(e) => {
+                let want = f.ret.clone();
+                match e {
+                    Some(e) => {
+                        let got = self.expr(f, e);
+                        if want == Ty::Void {
+                            self.err(
+                                e.span,
+                                "this procedure returns nothing",
+                                "write `return;` or declare `-> type`",
+                            );
+                        } else {
+                            self.expect(&want, &got, e.span, "the returned value");
+                        }
+                    }
+                    None => {
+                        if want != Ty::Void {
+                            self.err(sp, "a value must be returned", "write `return value;`");
+                            f.emit(Op::Const(0), sp);
+                        }
+                    }
+                }
+                f.emit(Op::Ret, sp);
+            }
+            StmtKind::Break => {
+                if f.loops.is_empty() {
+                    self.err(
+                        sp,
+                        "`break` outside a loop",
+                        "use `break` inside `loop`, `while` or `for`",
+                    );
+                } else {
+                    let j = f.emit(Op::Jump(0), sp);
+                    f.loops.last_mut().expect("loop").breaks.push(j);
+                }
+            }
+            StmtKind::Continue => match f.loops.last() {
+                None => {
+                    self.err(
+                        sp,
+                        "`continue` outside a loop",
+                        "use `continue` inside `loop`, `while` or `for`",
+                    );
+                }
+                Some(l) => {
+                    let t = l.continue_to;
+                    f.emit(Op::Jump(t), sp);
+                }
+            },
+            StmtKind::Expr(e) => {
+                let t = self.expr(f, e);
+                if !matches!(e.kind, ExprKind::Call(..)) {
+                    self.err(
+                        e.span,
+                        "this expression does nothing",
+                        "a statement is an assignment, a call, or a control statement",
+                    );
+                }
+                if t != Ty::Void {
+                    f.emit(Op::Pop, sp);
+                }
+            }
+        }
+    }
+
+    fn end_loop(&mut self, f: &mut FnCtx) {
+        let l = f.loops.pop().expect("loop");
+        let here = f.here();
+        for b in l.breaks {
+            f.patch(b, here);
+        }
+    }
+
+    fn cond(&mut self, f: &mut FnCtx, c: &Expr) {
+        let t = self.expr(f, c);
+        self.expect(&Ty::Bool, &t, c.span, "a condition");
+    }
+
+    fn assign(&mut self, f: &mut FnCtx, place: &Place, op: AssignOp, e: &Expr, sp: Span) {
+        let name = &place.name.name;
+        if let Some(local) = f.lookup(name) {
+            if !place.indices.is_empty() {
+                self.err(
+                    place.span,
+                    format!("`{name}` is a local value and cannot be indexed"),
+                    "only state variables have indices",
+                );
+                return;
+            }
+            let (slot, ty) = (local.slot, local.ty.clone());
+            if op != AssignOp::Set {
+                f.emit(Op::Load(slot), sp);
+            }
+            let got = self.expr(f, e);
+            self.expect(&ty, &got, e.span, "the assigned value");
+            self.arith_assign(f, op, &ty, sp);
+            f.emit(Op::Store(slot), sp);
+            return;
+        }
+        let var = match self.symbols.get(name) {
+            Some(Global::Var(v)) => *v,
+            Some(_) => {
+                self.err(
+                    place.name.span,
+                    format!("`{name}` cannot be assigned"),
+                    "only locals and state variables (`var`) can be assigned",
+                );
+                return;
+            }
+            None => {
+                self.unknown(f, &place.name);
+                return;
+            }
+        };
+        if !f.is_proc {
+            self.err(
+                sp,
+                "a function cannot change the state",
+                "use a `proc` to change state variables",
+            );
+        }
+        let vd = &self.vars[var as usize];
+        let ty = vd.ty.clone();
+        if op != AssignOp::Set && ty == Ty::Int {
+            self.indices(f, var, &place.indices, place.span);
+            let got = self.expr(f, e);
+            self.expect(&Ty::Int, &got, e.span, "the added value");
+            if op == AssignOp::Sub {
+                f.emit(Op::Neg, sp);
+            }
+            f.emit(Op::AddVar(var), sp);
+            return;
+        }
+        if matches!(ty, Ty::List(_)) {
+            self.err(
+                sp,
+                "a list cannot be assigned",
+                "use push(list, x), draw(list), remove(list, x) or clear(list)",
+            );
+            return;
+        }
+        if op == AssignOp::Set {
+            self.indices(f, var, &place.indices, place.span);
+            let got = self.expr(f, e);
+            self.expect(&ty, &got, e.span, "the assigned value");
+            f.emit(Op::StoreVar(var), sp);
+            return;
+        }
+        // Set union/difference: evaluate the indices once into temps.
+        let temps: Vec<u16> = place.indices.iter().map(|_| f.temp()).collect();
+        self.indices(f, var, &place.indices, place.span);
+        for t in temps.iter().rev() {
+            f.emit(Op::Store(*t), sp);
+        }
+        for t in &temps {
+            f.emit(Op::Load(*t), sp);
+        }
+        for t in &temps {
+            f.emit(Op::Load(*t), sp);
+        }
+        f.emit(Op::LoadVar(var), sp);
+        let got = self.expr(f, e);
+        self.expect(&ty, &got, e.span, "the operand");
+        self.arith_assign(f, op, &ty, sp);
+        f.emit(Op::StoreVar(var), sp);
+    }
+
+    fn arith_assign(&mut self, f: &mut FnCtx, op: AssignOp, ty: &Ty, sp: Span) {
+        match op {
+            AssignOp::Set => {}
+            AssignOp::Add | AssignOp::Sub => {
+                if !matches!(ty, Ty::Int | Ty::Set(_) | Ty::Error) {
+                    self.err(
+                        sp,
+                        format!("`+=` and `-=` need an int or a set, not {}", self.tn(ty)),
+                        "use `=`",
+                    );
+                }
+                f.emit(
+                    Op::Bin(if op == AssignOp::Add {
+                        BinOp::Add
+                    } else {
+                        BinOp::Sub
+                    }),
+                    sp,
+                );
+            }
+        }
+    }
+
+    /// Pushes and checks the indices of a variable.
+    fn indices(&mut self, f: &mut FnCtx, var: u32, idx: &[Expr], span: Span) {
+        let vd = &self.vars[var as usize];
+        let dims = vd.dims.clone();
+        let name = vd.name.clone();
+        if idx.len() != dims.len() {
+            self.err(
+                span,
+                format!(
+                    "`{name}` has {} ind{}, but {} given",
+                    dims.len(),
+                    if dims.len() == 1 { "ex" } else { "ices" },
+                    idx.len()
+                ),
+                format!("write {name}{}", index_hint(self.kinds, &dims)),
+            );
+            return;
+        }
+        for (e, d) in idx.iter().zip(&dims) {
+            let got = self.expr(f, e);
+            let want = d.kind.map_or(Ty::Int, Ty::Ent);
+            self.expect(&want, &got, e.span, "this index");
+        }
+    }
+
+    fn unknown(&mut self, f: &FnCtx, id: &Ident) -> Ty {
+        let locals = f
+            .locals
+            .iter()
+            .filter(|l| !l.name.is_empty())
+            .map(|l| l.name.as_str());
+        let cands: Vec<&str> = locals
+            .chain(self.symbols.names())
+            .chain(["players", "nplayers"])
+            .collect();
+        let help = did_you_mean(&id.name, cands).unwrap_or_else(|| {
+            "declare it with `var`, `fn`, `proc`, or under `kinds:`/`params:` in a YAML file".into()
+        });
+        self.diags.push(
+            Diagnostic::new(id.span, format!("unknown name `{}`", id.name))
+                .label("not defined")
+                .help(help),
+        );
+        Ty::Error
+    }
+
+    /// Compiles an expression, returning its type.
+    pub fn expr(&mut self, f: &mut FnCtx, e: &Expr) -> Ty {
+        let sp = e.span;
+        match &e.kind {
+            ExprKind::Int(v) => {
+                f.emit(Op::Const(*v), sp);
+                Ty::Int
+            }
+            ExprKind::Bool(b) => {
+                f.emit(Op::Const(*b as i64), sp);
+                Ty::Bool
+            }
+            ExprKind::None => {
+                f.emit(Op::Const(-1), sp);
+                Ty::NoneTy
+            }
+            ExprKind::Name(id) => self.name(f, id),
+            ExprKind::Field(base, field) => self.field(f, base, field, sp),
+            ExprKind::Index(base, idx) => self.index(f, base, idx, sp),
+            ExprKind::Call(name, args) => self.call(f, name, args, sp),
+            ExprKind::Neg(x) => {
+                let t = self.expr(f, x);
+                self.expect(&Ty::Int, &t, x.span, "the operand of `-`");
+                f.emit(Op::Neg, sp);
+                Ty::Int
+            }
+            ExprKind::Not(x) => {
+                let t = self.expr(f, x);
+                self.expect(&Ty::Bool, &t, x.span, "the operand of `not`");
+                f.emit(Op::Not, sp);
+                Ty::Bool
+            }
+            ExprKind::Binary(op, a, b) => self.binary(f, *op, a, b, sp),
+            ExprKind::Cond(c, a, b) => {
+                self.cond(f, c);
+                let j = f.emit(Op::JumpIfNot(0), sp);
+                let ta = self.expr(f, a);
+                let j2 = f.emit(Op::Jump(0), sp);
+                let here = f.here();
+                f.patch(j, here);
+                let tb = self.expr(f, b);
+                let here = f.here();
+                f.patch(j2, here);
+                let t = unify(&ta, &tb);
+                if t.is_none() {
+                    self.err(
+                        sp,
+                        format!(
+                            "the two branches differ: {} and {}",
+                            self.tn(&ta),
+                            self.tn(&tb)
+                        ),
+                        "both branches must have the same type",
+                    );
+                }
+                t.unwrap_or(Ty::Error)
+            }
+            ExprKind::SetLit(items) => {
+                let mut kind = None;
+                for it in items {
+                    let t = self.expr(f, it);
+                    match t {
+                        Ty::Ent(k) => {
+                            if kind.is_some_and(|k0| k0 != k) {
+                                self.err(
+                                    it.span,
+                                    "a set holds items of one kind",
+                                    "split it into two sets",
+                                );
+                            }
+                            kind = Some(k);
+                        }
+                        Ty::Error => {}
+                        other => {
+                            self.err(
+                                it.span,
+                                format!("a set holds items, not {}", self.tn(&other)),
+                                "use items of a kind",
+                            );
+                        }
+                    }
+                }
+                let k = kind.unwrap_or(ANY_KIND);
+                f.emit(Op::SetMake(k, items.len() as u16), sp);
+                Ty::Set(k)
+            }
+            ExprKind::SetBuild(b) => {
+                let acc = f.temp();
+                f.emit(Op::SetMake(ANY_KIND, 0), sp);
+                f.emit(Op::Store(acc), sp);
+                let mark = f.locals.len();
+                let mut elem = Ty::Error;
+                self.binder_loop(f, b, false, |_c, f| {
+                    let var = f.locals.last().map(|l| l.slot);
+                    f.emit(Op::Load(acc), sp);
+                    if let Some(v) = var {
+                        f.emit(Op::Load(v), sp);
+                    }
+                    f.emit(Op::Builtin(Builtin::With, 2), sp);
+                    f.emit(Op::Store(acc), sp);
+                });
+                if let Some(l) = f.locals.get(mark) {
+                    elem = l.ty.clone();
+                }
+                for l in &mut f.locals[mark..] {
+                    l.name.clear();
+                }
+                f.emit(Op::Load(acc), sp);
+                match elem {
+                    Ty::Ent(k) => Ty::Set(k),
+                    Ty::Error => Ty::Error,
+                    other => self.err(
+                        sp,
+                        format!("a set holds items, not {}", self.tn(&other)),
+                        "range over a kind or a set",
+                    ),
+                }
+            }
+            ExprKind::Aggregate(agg, b, body) => self.aggregate(f, *agg, b, body.as_deref(), sp),
+        }
+    }
+
+    fn name(&mut self, f: &mut FnCtx, id: &Ident) -> Ty {
+        let sp = id.span;
+        if let Some(l) = f.lookup(&id.name) {
+            let (slot, ty) = (l.slot, l.ty.clone());
+            f.emit(Op::Load(slot), sp);
+            return ty;
+        }
+        match id.name.as_str() {
+            "players" => {
+                f.emit(Op::SetAll(PLAYER), sp);
+                return Ty::Set(PLAYER);
+            }
+            "nplayers" => {
+                f.emit(Op::Builtin(Builtin::NumPlayers, 0), sp);
+                return Ty::Int;
+            }
+            _ => {}
+        }
+        match self.symbols.get(&id.name).cloned() {
+            Some(Global::Kind(k)) => {
+                f.emit(Op::SetAll(k), sp);
+                Ty::Set(k)
+            }
+            Some(Global::Item(k, i)) => {
+                f.emit(Op::Const(i), sp);
+                Ty::Ent(k)
+            }
+            Some(Global::Ambiguous(ks)) => {
+                let names: Vec<String> = ks
+                    .iter()
+                    .map(|k| format!("`{}.{}`", self.kinds[*k as usize].name, id.name))
+                    .collect();
+                self.err(
+                    sp,
+                    format!("`{}` names items of several kinds", id.name),
+                    format!("write {}", names.join(" or ")),
+                )
+            }
+            Some(Global::Param(p)) => {
+                let pd = &self.params[p as usize];
+                if is_scalar(&pd.ty) {
+                    let v = pd.data.int();
+                    let ty = pd.ty.clone();
+                    f.emit(Op::Const(v), sp);
+                    ty
+                } else {
+                    self.err(
+                        sp,
+                        format!("parameter `{}` is a table: index it", id.name),
+                        format!("write {}[key]", id.name),
+                    )
+                }
+            }
+            Some(Global::Var(v)) => {
+                let vd = &self.vars[v as usize];
+                if !vd.dims.is_empty() {
+                    let hint = index_hint(self.kinds, &vd.dims);
+                    return self.err(
+                        sp,
+                        format!(
+                            "`{}` needs {} ind{}",
+                            id.name,
+                            vd.dims.len(),
+                            if vd.dims.len() == 1 { "ex" } else { "ices" }
+                        ),
+                        format!("write {}{hint}", id.name),
+                    );
+                }
+                let ty = vd.ty.clone();
+                f.emit(Op::LoadVar(v), sp);
+                ty
+            }
+            Some(Global::Func(fid)) => {
+                let sig = &self.sigs[fid as usize];
+                if sig.is_proc
+                    && sig.params.len() == 1
+                    && sig.params[0].1 == Ty::Ent(PLAYER)
+                    && sig.ret == Ty::Void
+                {
+                    f.emit(Op::Const(fid as i64), sp);
+                    Ty::Proc
+                } else {
+                    self.err(
+                        sp,
+                        format!("`{}` is a function: call it", id.name),
+                        format!("write {}(...)", id.name),
+                    )
+                }
+            }
+            None => self.unknown(f, id),
+        }
+    }
+
+    fn field(&mut self, f: &mut FnCtx, base: &Expr, field: &Ident, sp: Span) -> Ty {
+        // `kind.item` qualification.
+        if let ExprKind::Name(kn) = &base.kind {
+            if f.lookup(&kn.name).is_none() {
+                if let Some(Global::Kind(k)) = self.symbols.get(&kn.name) {
+                    let k = *k;
+                    let kind = &self.kinds[k as usize];
+                    return match kind.items.iter().position(|i| *i == field.name) {
+                        Some(i) => {
+                            f.emit(Op::Const(i as i64), sp);
+                            Ty::Ent(k)
+                        }
+                        None => {
+                            let help =
+                                did_you_mean(&field.name, kind.items.iter().map(|s| s.as_str()))
+                                    .unwrap_or_else(|| {
+                                        format!(
+                                            "the items of `{}` are listed in its YAML file",
+                                            kind.name
+                                        )
+                                    });
+                            self.err(
+                                field.span,
+                                format!("`{}` has no item `{}`", kind.name, field.name),
+                                help,
+                            )
+                        }
+                    };
+                }
+            }
+        }
+        let bt = self.expr(f, base);
+        let k = match bt {
+            Ty::Ent(k) => k,
+            Ty::Error => return Ty::Error,
+            other => {
+                return self.err(
+                    base.span,
+                    format!("{} has no fields", self.tn(&other)),
+                    "fields belong to items of a kind",
+                );
+            }
+        };
+        let kind = &self.kinds[k as usize];
+        match kind.fields.iter().position(|fd| fd.name == field.name) {
+            Some(i) => {
+                let ty = kind.fields[i].ty.clone();
+                if is_scalar(&ty) {
+                    f.emit(Op::Field(k, i as u16), sp);
+                    ty
+                } else {
+                    self.err(
+                        sp,
+                        format!("field `{}` is a table: index it", field.name),
+                        format!("write ….{}[key]", field.name),
+                    )
+                }
+            }
+            None => {
+                let names: Vec<&str> = kind.fields.iter().map(|fd| fd.name.as_str()).collect();
+                let help = did_you_mean(&field.name, names.iter().copied()).unwrap_or_else(|| {
+                    if names.is_empty() {
+                        format!("`{}` has no fields", kind.name)
+                    } else {
+                        format!("the fields of `{}` are: {}", kind.name, names.join(", "))
+                    }
+                });
+                self.diags.push(
+                    Diagnostic::new(
+                        field.span,
+                        format!("`{}` has no field `{}`", kind.name, field.name),
+                    )
+                    .label("unknown field")
+                    .help(help),
+                );
+                Ty::Error
+            }
+        }
+    }
+
+    fn index(&mut self, f: &mut FnCtx, base: &Expr, idx: &[Expr], sp: Span) -> Ty {
+        match &base.kind {
+            ExprKind::Name(id) if f.lookup(&id.name).is_none() => {
+                match self.symbols.get(&id.name).cloned() {
+                    Some(Global::Var(v)) => {
+                        self.indices(f, v, idx, sp);
+                        let ty = self.vars[v as usize].ty.clone();
+                        if let Ty::List(k) = ty {
+                            // A list read as a value is the set of its elements.
+                            f.emit(Op::ListSet(v), sp);
+                            return Ty::Set(k);
+                        }
+                        f.emit(Op::LoadVar(v), sp);
+                        return ty;
+                    }
+                    Some(Global::Param(p)) => {
+                        let ty = self.params[p as usize].ty.clone();
+                        return self.table_index(f, &ty, idx, sp, |_| Op::ParamIndex(p));
+                    }
+                    _ => {}
+                }
+            }
+            ExprKind::Field(inner, field) => {
+                let bt = self.expr(f, inner);
+                if let Ty::Ent(k) = bt {
+                    let kind = &self.kinds[k as usize];
+                    if let Some(i) = kind.fields.iter().position(|fd| fd.name == field.name) {
+                        let ty = kind.fields[i].ty.clone();
+                        return self.table_index(f, &ty, idx, sp, |_| Op::FieldIndex(k, i as u16));
+                    }
+                    return self.err(
+                        field.span,
+                        format!("`{}` has no field `{}`", kind.name, field.name),
+                        "check the kind's `fields:`",
+                    );
+                }
+                if bt != Ty::Error {
+                    self.err(
+                        inner.span,
+                        format!("{} has no fields", self.tn(&bt)),
+                        "fields belong to items of a kind",
+                    );
+                }
+                return Ty::Error;
+            }
+            _ => {}
+        }
+        self.err(
+            base.span,
+            "only state variables, parameters and table fields can be indexed",
+            "index a `var`, a `params:` table or a field like `b.cost[wood]`",
+        )
+    }
+
+    fn table_index(
+        &mut self,
+        f: &mut FnCtx,
+        ty: &Ty,
+        idx: &[Expr],
+        sp: Span,
+        op: impl Fn(()) -> Op,
+    ) -> Ty {
+        let (key, val) = match ty {
+            Ty::Array(v) => (Ty::Int, (**v).clone()),
+            Ty::Map(k, v) => ((**k).clone(), (**v).clone()),
+            Ty::Error => return Ty::Error,
+            other => {
+                return self.err(
+                    sp,
+                    format!("{} cannot be indexed", self.tn(other)),
+                    "only tables and arrays take `[key]`",
+                )
+            }
+        };
+        if idx.len() != 1 {
+            return self.err(sp, "a table takes one key", "write table[key]");
+        }
+        let got = self.expr(f, &idx[0]);
+        self.expect(&key, &got, idx[0].span, "the key");
+        f.emit(op(()), sp);
+        val
+    }
+
+    /// The variable id of a list place (`deck` or `deck[age]`), with its
+    /// indices pushed.
+    fn list_place(&mut self, f: &mut FnCtx, e: &Expr) -> Option<(u32, KindId)> {
+        let (id, idx): (&Ident, &[Expr]) = match &e.kind {
+            ExprKind::Name(id) => (id, &[]),
+            ExprKind::Index(b, idx) => match &b.kind {
+                ExprKind::Name(id) => (id, idx.as_slice()),
+                _ => {
+                    self.err(
+                        e.span,
+                        "expected a list variable",
+                        "lists are state variables declared `var x: list<kind>`",
+                    );
+                    return None;
+                }
+            },
+            _ => {
+                self.err(
+                    e.span,
+                    "expected a list variable",
+                    "lists are state variables declared `var x: list<kind>`",
+                );
+                return None;
+            }
+        };
+        match self.symbols.get(&id.name).cloned() {
+            Some(Global::Var(v)) if f.lookup(&id.name).is_none() => {
+                if let Ty::List(k) = self.vars[v as usize].ty {
+                    self.indices(f, v, idx, e.span);
+                    Some((v, k))
+                } else {
+                    self.err(
+                        e.span,
+                        format!("`{}` is not a list", id.name),
+                        "declare it `var x: list<kind>`",
+                    );
+                    None
+                }
+            }
+            None if f.lookup(&id.name).is_none() => {
+                self.unknown(f, id);
+                None
+            }
+            _ => {
+                self.err(
+                    e.span,
+                    format!("`{}` is not a list variable", id.name),
+                    "lists are state variables declared `var x: list<kind>`",
+                );
+                None
+            }
+        }
+    }
+
+    fn call(&mut self, f: &mut FnCtx, name: &Ident, args: &[Expr], sp: Span) -> Ty {
+        let n = name.name.as_str();
+        let arity = |c: &mut Self, want: usize| -> bool {
+            if args.len() != want {
+                c.err(
+                    sp,
+                    format!(
+                        "`{n}` takes {want} argument{}, but {} given",
+                        if want == 1 { "" } else { "s" },
+                        args.len()
+                    ),
+                    "see the list of builtins in docs/LANGUAGE.md",
+                );
+                false
+            } else {
+                true
+            }
+        };
+        let list_ops: &[&str] = &["shuffle", "draw", "push", "remove", "clear", "len"];
+        if list_ops.contains(&n) && f.lookup(n).is_none() {
+            let want = if matches!(n, "push" | "remove") { 2 } else { 1 };
+            if !arity(self, want) {
+                return Ty::Error;
+            }
+            if n != "len" && !f.is_proc {
+                self.err(
+                    sp,
+                    format!("a function cannot call `{n}`"),
+                    "use a `proc` to change lists",
+                );
+            }
+            let Some((v, k)) = self.list_place(f, &args[0]) else {
+                return Ty::Error;
+            };
+            return match n {
+                "shuffle" => {
+                    f.emit(Op::ListShuffle(v), sp);
+                    Ty::Void
+                }
+                "clear" => {
+                    f.emit(Op::ListClear(v), sp);
+                    Ty::Void
+                }
+                "len" => {
+                    f.emit(Op::ListLen(v), sp);
+                    Ty::Int
+                }
+                "draw" => {
+                    f.emit(Op::ListDraw(v), sp);
+                    Ty::Ent(k)
+                }
+                _ => {
+                    let t = self.expr(f, &args[1]);
+                    self.expect(&Ty::Ent(k), &t, args[1].span, "the item");
+                    f.emit(
+                        if n == "push" {
+                            Op::ListPush(v)
+                        } else {
+                            Op::ListRemove(v)
+                        },
+                        sp,
+                    );
+                    Ty::Void
+                }
+            };
+        }
+        let builtin: Option<(Builtin, Vec<&str>)> = match n {
+            "min" => Some((Builtin::Min2, vec!["int", "int"])),
+            "max" => Some((Builtin::Max2, vec!["int", "int"])),
+            "abs" => Some((Builtin::Abs, vec!["int"])),
+            "count" => Some((Builtin::Count, vec!["set"])),
+            "next" => Some((Builtin::NextPlayer, vec!["player"])),
+            "prev" => Some((Builtin::PrevPlayer, vec!["player"])),
+            "random" => Some((Builtin::Random, vec!["set"])),
+            "roll" => Some((Builtin::Roll, vec!["int"])),
+            "first" => Some((Builtin::First, vec!["set"])),
+            "with" => Some((Builtin::With, vec!["set", "item"])),
+            "without" => Some((Builtin::Without, vec!["set", "item"])),
+            _ => None,
+        };
+        if let Some((b, sig)) = builtin {
+            if f.lookup(n).is_none() {
+                if !arity(self, sig.len()) {
+                    return Ty::Error;
+                }
+                if matches!(b, Builtin::Random | Builtin::Roll) && !f.is_proc {
+                    self.err(
+                        sp,
+                        format!("a function cannot call `{n}`"),
+                        "randomness changes the state: use a `proc`",
+                    );
+                }
+                let mut set_kind = None;
+                for (a, want) in args.iter().zip(&sig) {
+                    let t = self.expr(f, a);
+                    match *want {
+                        "int" => self.expect(&Ty::Int, &t, a.span, "this argument"),
+                        "player" => self.expect(&Ty::Ent(PLAYER), &t, a.span, "this argument"),
+                        "set" => match t {
+                            Ty::Set(k) => set_kind = Some(k),
+                            Ty::Error => {}
+                            other => {
+                                self.err(
+                                    a.span,
+                                    format!(
+                                        "this argument must be a set, but this is {}",
+                                        self.tn(&other)
+                                    ),
+                                    "pass a set, a kind or a list",
+                                );
+                            }
+                        },
+                        _ => {
+                            if let (Some(k), Ty::Ent(k2)) = (set_kind, &t) {
+                                if k != ANY_KIND && k != *k2 {
+                                    self.expect(&Ty::Ent(k), &t, a.span, "the item");
+                                }
+                                set_kind = Some(*k2);
+                            }
+                        }
+                    }
+                }
+                f.emit(Op::Builtin(b, args.len() as u8), sp);
+                return match b {
+                    Builtin::Min2
+                    | Builtin::Max2
+                    | Builtin::Abs
+                    | Builtin::Count
+                    | Builtin::Roll => Ty::Int,
+                    Builtin::NextPlayer | Builtin::PrevPlayer => Ty::Ent(PLAYER),
+                    Builtin::Random | Builtin::First => set_kind.map_or(Ty::Error, |k| {
+                        if k == ANY_KIND {
+                            Ty::NoneTy
+                        } else {
+                            Ty::Ent(k)
+                        }
+                    }),
+                    Builtin::With | Builtin::Without => set_kind.map_or(Ty::Error, Ty::Set),
+                    Builtin::NumPlayers => Ty::Int,
+                };
+            }
+        }
+        if n == "call" && f.lookup(n).is_none() {
+            if args.len() != 2 {
+                return self.err(
+                    sp,
+                    "`call` takes a procedure and a player",
+                    "write call(item.action, p)",
+                );
+            }
+            if !f.is_proc {
+                self.err(sp, "a function cannot call a procedure", "use a `proc`");
+            }
+            let t = self.expr(f, &args[0]);
+            self.expect(&Ty::Proc, &t, args[0].span, "the procedure");
+            let t = self.expr(f, &args[1]);
+            self.expect(&Ty::Ent(PLAYER), &t, args[1].span, "the player");
+            f.emit(Op::CallDyn(1), sp);
+            return Ty::Void;
+        }
+        let fid = match self.symbols.get(n) {
+            Some(Global::Func(fid)) => *fid,
+            Some(_) => {
+                return self.err(
+                    name.span,
+                    format!("`{n}` is not a function or procedure"),
+                    "only `fn` and `proc` can be called",
+                )
+            }
+            None => return self.unknown(f, name),
+        };
+        let sig = self.sigs[fid as usize].clone();
+        if sig.is_proc && !f.is_proc {
+            self.err(
+                sp,
+                format!("a function cannot call the procedure `{n}`"),
+                "make the caller a `proc`, or the callee a `fn`",
+            );
+        }
+        if args.len() != sig.params.len() {
+            let names: Vec<String> = sig
+                .params
+                .iter()
+                .map(|(p, t)| format!("{p}: {}", self.tn(t)))
+                .collect();
+            return self.err(
+                sp,
+                format!(
+                    "`{n}` takes {} argument{}, but {} given",
+                    sig.params.len(),
+                    if sig.params.len() == 1 { "" } else { "s" },
+                    args.len()
+                ),
+                format!("write {n}({})", names.join(", ")),
+            );
+        }
+        for (a, (pname, pt)) in args.iter().zip(&sig.params) {
+            let t = self.expr(f, a);
+            self.expect(pt, &t, a.span, &format!("argument `{pname}`"));
+        }
+        f.emit(Op::Call(fid, args.len() as u8), sp);
+        sig.ret
+    }
+
+    fn binary(&mut self, f: &mut FnCtx, op: BinOp, a: &Expr, b: &Expr, sp: Span) -> Ty {
+        match op {
+            BinOp::And | BinOp::Or => {
+                self.cond(f, a);
+                f.emit(Op::Dup, sp);
+                let j = f.emit(
+                    if op == BinOp::And {
+                        Op::JumpIfNot(0)
+                    } else {
+                        Op::JumpIf(0)
+                    },
+                    sp,
+                );
+                f.emit(Op::Pop, sp);
+                self.cond(f, b);
+                let here = f.here();
+                f.patch(j, here);
+                Ty::Bool
+            }
+            BinOp::In => {
+                let ta = self.expr(f, a);
+                let tb = self.expr(f, b);
+                match (&ta, &tb) {
+                    (Ty::Ent(k), Ty::Set(k2)) if k == k2 || *k2 == ANY_KIND => {}
+                    (Ty::Error, _) | (_, Ty::Error) | (Ty::NoneTy, Ty::Set(_)) => {}
+                    _ => {
+                        self.err(
+                            sp,
+                            format!(
+                                "`in` needs an item and a set of its kind, not {} and {}",
+                                self.tn(&ta),
+                                self.tn(&tb)
+                            ),
+                            "write item in set",
+                        );
+                    }
+                }
+                f.emit(Op::SetIn, sp);
+                Ty::Bool
+            }
+            BinOp::Eq | BinOp::Ne => {
+                let ta = self.expr(f, a);
+                let tb = self.expr(f, b);
+                if unify(&ta, &tb).is_none() {
+                    self.err(
+                        sp,
+                        format!("cannot compare {} with {}", self.tn(&ta), self.tn(&tb)),
+                        "compare values of the same type",
+                    );
+                }
+                f.emit(Op::Bin(op), sp);
+                Ty::Bool
+            }
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let ta = self.expr(f, a);
+                let tb = self.expr(f, b);
+                let ok = matches!(
+                    (&ta, &tb),
+                    (Ty::Int, Ty::Int) | (Ty::Error, _) | (_, Ty::Error)
+                ) || matches!((&ta, &tb), (Ty::Ent(x), Ty::Ent(y)) if x == y);
+                if !ok {
+                    self.err(
+                        sp,
+                        format!("cannot order {} and {}", self.tn(&ta), self.tn(&tb)),
+                        "compare two ints (or two items of one kind)",
+                    );
+                }
+                f.emit(Op::Bin(op), sp);
+                Ty::Bool
+            }
+            _ => {
+                let ta = self.expr(f, a);
+                let tb = self.expr(f, b);
+                f.emit(Op::Bin(op), sp);
+                match (&ta, &tb) {
+                    (Ty::Int, Ty::Int) => Ty::Int,
+                    (Ty::Set(x), Ty::Set(y)) if matches!(op, BinOp::Add | BinOp::Sub) => {
+                        if *x == ANY_KIND {
+                            Ty::Set(*y)
+                        } else {
+                            if *y != ANY_KIND && x != y {
+                                self.err(sp, "sets of different kinds", "combine sets of one kind");
+                            }
+                            Ty::Set(*x)
+                        }
+                    }
+                    (Ty::Error, _) | (_, Ty::Error) => Ty::Error,
+                    _ => self.err(
+                        sp,
+                        format!(
+                            "cannot apply `{}` to {} and {}",
+                            op_text(op),
+                            self.tn(&ta),
+                            self.tn(&tb)
+                        ),
+                        "arithmetic needs ints; `+` and `-` also join and subtract sets",
+                    ),
+                }
+            }
+        }
+    }
+
+    /// Emits a loop over a binder; `body` is compiled once per element
+    /// that passes the filter, with the element in the newest local.
+    fn binder_loop(
+        &mut self,
+        f: &mut FnCtx,
+        b: &Binder,
+        is_stmt_loop: bool,
+        body: impl FnOnce(&mut Self, &mut FnCtx),
+    ) -> Ty {
+        let sp = b.span;
+        let (elem_ty, top, exit_jump);
+        match &b.source {
+            Source::Range(lo, hi, incl) => {
+                let hi_slot = f.temp();
+                let t = self.expr(f, hi);
+                self.expect(&Ty::Int, &t, hi.span, "the end of a range");
+                if *incl {
+                    f.emit(Op::Const(1), sp);
+                    f.emit(Op::Bin(BinOp::Add), sp);
+                }
+                f.emit(Op::Store(hi_slot), sp);
+                let t = self.expr(f, lo);
+                self.expect(&Ty::Int, &t, lo.span, "the start of a range");
+                f.emit(Op::Const(1), sp);
+                f.emit(Op::Bin(BinOp::Sub), sp);
+                let var = f.declare(&b.var.name, Ty::Int);
+                f.emit(Op::Store(var), sp);
+                top = f.here();
+                f.emit(Op::Load(var), sp);
+                f.emit(Op::Const(1), sp);
+                f.emit(Op::Bin(BinOp::Add), sp);
+                f.emit(Op::Dup, sp);
+                f.emit(Op::Store(var), sp);
+                f.emit(Op::Load(hi_slot), sp);
+                f.emit(Op::Bin(BinOp::Lt), sp);
+                exit_jump = f.emit(Op::JumpIfNot(0), sp);
+                elem_ty = Ty::Int;
+            }
+            Source::Expr(e) => {
+                let set_slot = f.temp();
+                let cur = f.temp();
+                let t = self.expr(f, e);
+                let k = match t {
+                    Ty::Set(k) => k,
+                    Ty::Error => ANY_KIND,
+                    other => {
+                        self.err(
+                            e.span,
+                            format!("cannot range over {}", self.tn(&other)),
+                            "range over a kind, a set, a list or `lo..hi`",
+                        );
+                        ANY_KIND
+                    }
+                };
+                f.emit(Op::Store(set_slot), sp);
+                f.emit(Op::Const(0), sp);
+                f.emit(Op::Store(cur), sp);
+                elem_ty = if k == ANY_KIND { Ty::Error } else { Ty::Ent(k) };
+                let var = f.declare(&b.var.name, elem_ty.clone());
+                top = f.here();
+                f.emit(
+                    Op::SetNext {
+                        set: set_slot,
+                        cur,
+                        var,
+                    },
+                    sp,
+                );
+                exit_jump = f.emit(Op::JumpIfNot(0), sp);
+            }
+        }
+        if is_stmt_loop {
+            f.loops.push(LoopCtx {
+                continue_to: top,
+                breaks: vec![exit_jump],
+            });
+        }
+        if let Some(c) = &b.filter {
+            self.cond(f, c);
+            f.emit(Op::JumpIfNot(top), c.span);
+        }
+        body(self, f);
+        f.emit(Op::Jump(top), sp);
+        if is_stmt_loop {
+            self.end_loop(f);
+        } else {
+            let here = f.here();
+            f.patch(exit_jump, here);
+        }
+        elem_ty
+    }
+
+    fn aggregate(
+        &mut self,
+        f: &mut FnCtx,
+        agg: Aggregate,
+        b: &Binder,
+        body: Option<&Expr>,
+        sp: Span,
+    ) -> Ty {
+        let acc = f.temp();
+        let best = f.temp();
+        let (init, needs_body) = match agg {
+            Aggregate::Sum => (0, true),
+            Aggregate::Count => (0, false),
+            Aggregate::Min => (i64::MAX, true),
+            Aggregate::Max => (i64::MIN, true),
+            Aggregate::Any => (0, true),
+            Aggregate::All => (1, true),
+            Aggregate::ArgMax => (i64::MIN, true),
+            Aggregate::ArgMin => (i64::MAX, true),
+        };
+        if needs_body && body.is_none() {
+            return self.err(
+                sp,
+                "this aggregate needs a value after `:`",
+                "write e.g. sum(x in S: value(x))",
+            );
+        }
+        if !needs_body && body.is_some() {
+            self.err(
+                sp,
+                "`count` takes no value",
+                "write count(x in S where condition)",
+            );
+        }
+        if matches!(agg, Aggregate::ArgMax | Aggregate::ArgMin) {
+            f.emit(Op::SetMake(ANY_KIND, 0), sp);
+            f.emit(Op::Store(acc), sp);
+            f.emit(Op::Const(init), sp);
+            f.emit(Op::Store(best), sp);
+        } else {
+            f.emit(Op::Const(init), sp);
+            f.emit(Op::Store(acc), sp);
+        }
+        let mark = f.locals.len();
+        let mut body_ty = Ty::Int;
+        let elem = self.binder_loop(f, b, false, |c, f| {
+            let var = f.locals.last().map(|l| l.slot).unwrap_or(0);
+            match agg {
+                Aggregate::Count => {
+                    f.emit(Op::Load(acc), sp);
+                    f.emit(Op::Const(1), sp);
+                    f.emit(Op::Bin(BinOp::Add), sp);
+                    f.emit(Op::Store(acc), sp);
+                }
+                Aggregate::Sum | Aggregate::Min | Aggregate::Max => {
+                    f.emit(Op::Load(acc), sp);
+                    let e = body.expect("body");
+                    body_ty = c.expr(f, e);
+                    c.expect(&Ty::Int, &body_ty, e.span, "the value");
+                    let op = match agg {
+                        Aggregate::Sum => Op::Bin(BinOp::Add),
+                        Aggregate::Min => Op::Builtin(Builtin::Min2, 2),
+                        _ => Op::Builtin(Builtin::Max2, 2),
+                    };
+                    f.emit(op, sp);
+                    f.emit(Op::Store(acc), sp);
+                }
+                Aggregate::Any | Aggregate::All => {
+                    let e = body.expect("body");
+                    c.cond(f, e);
+                    if agg == Aggregate::Any {
+                        f.emit(Op::Load(acc), sp);
+                        f.emit(Op::Bin(BinOp::Or), sp);
+                    } else {
+                        f.emit(Op::Load(acc), sp);
+                        f.emit(Op::Bin(BinOp::And), sp);
+                    }
+                    f.emit(Op::Store(acc), sp);
+                }
+                Aggregate::ArgMax | Aggregate::ArgMin => {
+                    let e = body.expect("body");
+                    let v = f.temp();
+                    let t = c.expr(f, e);
+                    c.expect(&Ty::Int, &t, e.span, "the value");
+                    f.emit(Op::Store(v), sp);
+                    // if v beats best: acc = {}, best = v
+                    f.emit(Op::Load(v), sp);
+                    f.emit(Op::Load(best), sp);
+                    f.emit(
+                        Op::Bin(if agg == Aggregate::ArgMax {
+                            BinOp::Gt
+                        } else {
+                            BinOp::Lt
+                        }),
+                        sp,
+                    );
+                    let j = f.emit(Op::JumpIfNot(0), sp);
+                    f.emit(Op::SetMake(ANY_KIND, 0), sp);
+                    f.emit(Op::Store(acc), sp);
+                    f.emit(Op::Load(v), sp);
+                    f.emit(Op::Store(best), sp);
+                    let here = f.here();
+                    f.patch(j, here);
+                    // if v == best: acc += {x}
+                    f.emit(Op::Load(v), sp);
+                    f.emit(Op::Load(best), sp);
+                    f.emit(Op::Bin(BinOp::Eq), sp);
+                    let j = f.emit(Op::JumpIfNot(0), sp);
+                    f.emit(Op::Load(acc), sp);
+                    f.emit(Op::Load(var), sp);
+                    f.emit(Op::Builtin(Builtin::With, 2), sp);
+                    f.emit(Op::Store(acc), sp);
+                    let here = f.here();
+                    f.patch(j, here);
+                }
+            }
+        });
+        for l in &mut f.locals[mark..] {
+            l.name.clear();
+        }
+        f.emit(Op::Load(acc), sp);
+        match agg {
+            Aggregate::Any | Aggregate::All => Ty::Bool,
+            Aggregate::ArgMax | Aggregate::ArgMin => match elem {
+                Ty::Ent(k) => Ty::Set(k),
+                Ty::Error => Ty::Error,
+                other => self.err(
+                    sp,
+                    format!("argmax/argmin range over items, not {}", self.tn(&other)),
+                    "range over a kind or a set",
+                ),
+            },
+            _ => Ty::Int,
+        }
+    }
+
+    fn choose(&mut self, f: &mut FnCtx, ch: &Choose, sp: Span) {
+        if !f.is_proc {
+            self.err(sp, "a function cannot ask for a decision", "use a `proc`");
+        }
+        let who = f.temp();
+        let t = self.expr(f, &ch.by);
+        self.expect(&Ty::Ent(PLAYER), &t, ch.by.span, "the deciding player");
+        f.emit(Op::Store(who), sp);
+        f.emit(Op::ChooseBegin, sp);
+        let mut arms = Vec::new();
+        let mut seen: Vec<(String, Span)> = Vec::new();
+        for (i, arm) in ch.arms.iter().enumerate() {
+            match &arm.kind {
+                ArmKind::Named(name, cond) => {
+                    if let Some((_, first)) = seen.iter().find(|(n, _)| *n == name.name) {
+                        let first = *first;
+                        self.diags.push(
+                            Diagnostic::new(
+                                name.span,
+                                format!("option `{}` is offered twice", name.name),
+                            )
+                            .note(first, "first offered here")
+                            .help("give each option of a choice its own name"),
+                        );
+                    }
+                    seen.push((name.name.clone(), name.span));
+                    let mut skip = None;
+                    if let Some(c) = cond {
+                        self.cond(f, c);
+                        skip = Some(f.emit(Op::JumpIfNot(0), c.span));
+                    }
+                    f.emit(Op::Const(0), arm.span);
+                    f.emit(Op::ChooseAdd(i as u16), arm.span);
+                    if let Some(j) = skip {
+                        let here = f.here();
+                        f.patch(j, here);
+                    }
+                    arms.push(ArmDef {
+                        name: Some(name.name.clone()),
+                        ty: Ty::Void,
+                    });
+                }
+                ArmKind::Each(b) => {
+                    let mark = f.locals.len();
+                    let ty = self.binder_loop(f, b, false, |_c, f| {
+                        let var = f.locals.last().map(|l| l.slot).unwrap_or(0);
+                        f.emit(Op::Load(var), arm.span);
+                        f.emit(Op::ChooseAdd(i as u16), arm.span);
+                    });
+                    for l in &mut f.locals[mark..] {
+                        l.name.clear();
+                    }
+                    arms.push(ArmDef { name: None, ty });
+                }
+            }
+        }
+        let choice_id = self.choices.len() as u32;
+        self.choices.push(ChoiceDef {
+            prompt: ch.prompt.clone().unwrap_or_else(|| "choose".into()),
+            arms: arms.clone(),
+            span: sp,
+        });
+        f.emit(Op::Load(who), sp);
+        f.emit(Op::ChooseWait(choice_id), sp);
+        let arm_slot = f.temp();
+        let val_slot = f.temp();
+        f.emit(Op::Store(arm_slot), sp);
+        f.emit(Op::Store(val_slot), sp);
+        let mut ends = Vec::new();
+        for (i, arm) in ch.arms.iter().enumerate() {
+            f.emit(Op::Load(arm_slot), arm.span);
+            f.emit(Op::Const(i as i64), arm.span);
+            f.emit(Op::Bin(BinOp::Eq), arm.span);
+            let next = f.emit(Op::JumpIfNot(0), arm.span);
+            let mark = f.locals.len();
+            if let ArmKind::Each(b) = &arm.kind {
+                let slot = f.declare(&b.var.name, arms[i].ty.clone());
+                f.emit(Op::Load(val_slot), arm.span);
+                f.emit(Op::Store(slot), arm.span);
+            }
+            self.block(f, &arm.body);
+            for l in &mut f.locals[mark..] {
+                l.name.clear();
+            }
+            ends.push(f.emit(Op::Jump(0), arm.span));
+            let here = f.here();
+            f.patch(next, here);
+        }
+        let here = f.here();
+        for e in ends {
+            f.patch(e, here);
+        }
+    }
+}
+
+fn unify(a: &Ty, b: &Ty) -> Option<Ty> {
+    match (a, b) {
+        (Ty::Error, t) | (t, Ty::Error) => Some(t.clone()),
+        (Ty::NoneTy, Ty::Ent(k)) | (Ty::Ent(k), Ty::NoneTy) => Some(Ty::Ent(*k)),
+        (Ty::NoneTy, Ty::Proc) | (Ty::Proc, Ty::NoneTy) => Some(Ty::Proc),
+        (Ty::Set(ANY_KIND), Ty::Set(k)) | (Ty::Set(k), Ty::Set(ANY_KIND)) => Some(Ty::Set(*k)),
+        (a, b) if a == b => Some(a.clone()),
+        _ => None,
+    }
+}
+
+fn op_text(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::Mul => "*",
+        BinOp::Div => "/",
+        BinOp::Rem => "%",
+        _ => "operator",
+    }
+}
+
+fn index_hint(kinds: &[Kind], dims: &[crate::model::ruleset::DimDef]) -> String {
+    let parts: Vec<String> = dims
+        .iter()
+        .map(|d| match d.kind {
+            Some(k) => kinds[k as usize].name.clone(),
+            None => format!("{}..{}", d.lo, d.lo + d.size as i64),
+        })
+        .collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// Checks a global name against reserved words.
+pub fn check_reserved(diags: &mut Diagnostics, name: &Ident) {
+    if RESERVED.contains(&name.name.as_str()) && name.name != "main" {
+        diags.push(
+            Diagnostic::new(name.span, format!("`{}` is a builtin name", name.name))
+                .help("choose another name"),
+        );
+    }
+}

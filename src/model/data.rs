@@ -1,0 +1,262 @@
+//! YAML: the game manifest (`game.yaml`, read with serde), the data files
+//! (`params:` and `kinds:`, walked with their spans) and variant overlays.
+
+use std::path::{Path, PathBuf};
+
+use marked_yaml::{Node, Spanned};
+use serde::Deserialize;
+
+use crate::lang::span::{offset_of, Span};
+use crate::model::diag::{did_you_mean, Diagnostic, Diagnostics};
+
+/// `game.yaml`: what the ruleset is and which files make it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameFile {
+    /// Display name.
+    pub name: Spanned<String>,
+    /// Player counts.
+    pub players: Spanned<PlayerRange>,
+    /// Seat names (default `p1`, `p2`, ...).
+    #[serde(default)]
+    pub seats: Vec<Spanned<String>>,
+    /// Files to load, in order (default: every `*.yaml` then every `*.rules`
+    /// beside `game.yaml`, sorted by name).
+    #[serde(default)]
+    pub files: Option<Vec<Spanned<String>>>,
+    /// The state variable counting rounds, reported by simulations.
+    #[serde(default)]
+    pub rounds: Option<Spanned<String>>,
+    /// One paragraph about the game.
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// `players: {min: 2, max: 4}`.
+#[derive(Debug, Deserialize, Clone, Copy)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerRange {
+    /// Fewest players.
+    pub min: usize,
+    /// Most players.
+    pub max: usize,
+}
+
+/// A variant overlay: `variants/<name>.yaml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantFile {
+    /// One paragraph about the variant.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Data and rules files (relative to the variant file) that add to or
+    /// replace parts of the base ruleset: a `var`, `fn` or `proc` with an
+    /// existing name replaces it; a kind item with an existing id replaces it.
+    #[serde(default)]
+    pub files: Vec<Spanned<String>>,
+}
+
+/// The span of a marked-yaml node in a file.
+pub fn node_span(file: u32, text: &str, span: &marked_yaml::Span) -> Span {
+    let start = span
+        .start()
+        .map_or(0, |m| offset_of(text, m.line(), m.column()));
+    let end = span
+        .end()
+        .map_or(start, |m| offset_of(text, m.line(), m.column()));
+    let end = if end > start {
+        end
+    } else {
+        scalar_end(text, start)
+    };
+    Span::new(file, start, end)
+}
+
+fn scalar_end(text: &str, start: usize) -> usize {
+    let rest = &text[start.min(text.len())..];
+    let line = rest.split('\n').next().unwrap_or("");
+    let mut end = line.len();
+    if let Some(pos) = line.find(" #") {
+        end = pos;
+    }
+    for stop in [',', '}', ']'] {
+        if !line.starts_with('{') && !line.starts_with('[') {
+            if let Some(pos) = line.find(stop) {
+                end = end.min(pos);
+            }
+        }
+    }
+    let trimmed = line[..end].trim_end().len();
+    start + trimmed.max(1).min(rest.len().max(1))
+}
+
+/// Parses YAML text into a node, or reports a YAML syntax error.
+pub fn parse_yaml(file: u32, text: &str, diags: &mut Diagnostics) -> Option<Node> {
+    let opts = marked_yaml::LoaderOptions::default().error_on_duplicate_keys(true);
+    match marked_yaml::parse_yaml_with_options(file as usize, text, opts) {
+        Ok(node) => Some(node),
+        Err(e) => {
+            diags.push(yaml_load_error(file, text, &e));
+            None
+        }
+    }
+}
+
+fn marker_span(file: u32, text: &str, m: &marked_yaml::Marker) -> Span {
+    let start = offset_of(text, m.line(), m.column());
+    Span::new(file, start, scalar_end(text, start))
+}
+
+fn yaml_load_error(file: u32, text: &str, e: &marked_yaml::LoadError) -> Diagnostic {
+    use marked_yaml::LoadError as E;
+    match e {
+        E::DuplicateKey(d) => {
+            let first = node_span(file, text, d.prev_key.span());
+            Diagnostic::new(
+                node_span(file, text, d.key.span()),
+                format!("duplicate key `{}`", d.key.as_str()),
+            )
+            .label("defined again here")
+            .note(first, "first defined here")
+            .help("each key (and each item id) may appear once; rename or remove one")
+        }
+        E::ScanError(m, s) => Diagnostic::new(
+            marker_span(file, text, m),
+            format!("YAML syntax error: {}", s.info()),
+        )
+        .label("the YAML parser stopped here")
+        .help("check indentation, colons and closing brackets on this line and the one above"),
+        E::TopLevelMustBeMapping(m) | E::TopLevelMustBeSequence(m) => Diagnostic::new(
+            marker_span(file, text, m),
+            "the file must be a YAML mapping",
+        )
+        .help("start with `key: value` lines"),
+        E::UnexpectedAnchor(m) => Diagnostic::new(
+            marker_span(file, text, m),
+            "YAML anchors and aliases are not supported",
+        )
+        .help("write the value out in full"),
+        E::MappingKeyMustBeScalar(m) => Diagnostic::new(
+            marker_span(file, text, m),
+            "a mapping key must be a plain name",
+        )
+        .help("use a name or a number as key"),
+        E::UnexpectedTag(m) => {
+            Diagnostic::new(marker_span(file, text, m), "YAML tags are not supported")
+                .help("remove the `!tag`")
+        }
+    }
+}
+
+/// Deserializes a node with serde, reporting errors with their place.
+pub fn from_node<T: for<'de> Deserialize<'de>>(
+    file: u32,
+    text: &str,
+    node: &Node,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> Option<T> {
+    match marked_yaml::from_node::<T>(node) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let span = e.start_mark().map_or_else(
+                || node_span(file, text, node.span()),
+                |m| marker_span(file, text, &m),
+            );
+            let inner = e.into_inner();
+            let d = match &inner {
+                marked_yaml::Error::UnknownFieldError(field, expected, _) => {
+                    let help = did_you_mean(field, expected.iter().copied()).unwrap_or_else(|| {
+                        format!("the fields of {what} are: {}", expected.join(", "))
+                    });
+                    Diagnostic::new(span, format!("unknown field `{field}` in {what}"))
+                        .label("not a field here")
+                        .help(help)
+                }
+                other => {
+                    let msg = other.to_string();
+                    let msg = msg.split(" at ").next().unwrap_or(&msg).to_string();
+                    let help = if msg.contains("missing field") {
+                        "add the missing field"
+                    } else {
+                        "check the value's type against the documentation (docs/LANGUAGE.md)"
+                    };
+                    Diagnostic::new(span, format!("invalid {what}: {msg}")).help(help)
+                }
+            };
+            diags.push(d);
+            None
+        }
+    }
+}
+
+/// The files making a ruleset, in load order.
+pub fn ruleset_files(
+    dir: &Path,
+    game: &GameFile,
+    game_file: u32,
+    game_text: &str,
+    diags: &mut Diagnostics,
+) -> Vec<(PathBuf, Span)> {
+    if let Some(files) = &game.files {
+        return files
+            .iter()
+            .map(|f| {
+                (
+                    dir.join(f.as_str()),
+                    node_span(game_file, game_text, f.span()),
+                )
+            })
+            .collect();
+    }
+    let mut yaml = Vec::new();
+    let mut rules = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name == "game.yaml" || !p.is_file() {
+                continue;
+            }
+            match p.extension().and_then(|e| e.to_str()) {
+                Some("yaml") | Some("yml") => yaml.push(p),
+                Some("rules") => rules.push(p),
+                _ => {}
+            }
+        }
+    } else {
+        diags.push(Diagnostic::new(
+            Span::new(game_file, 0, 0),
+            "cannot list the ruleset directory",
+        ));
+    }
+    yaml.sort();
+    rules.sort();
+    let whole = Span::new(game_file, 0, 0);
+    yaml.into_iter().chain(rules).map(|p| (p, whole)).collect()
+}
+
+/// Checks that a mapping has only known keys.
+pub fn check_keys(
+    file: u32,
+    text: &str,
+    map: &marked_yaml::types::MarkedMappingNode,
+    known: &[&str],
+    what: &str,
+    diags: &mut Diagnostics,
+) {
+    for key in map.keys() {
+        if !known.contains(&key.as_str()) {
+            let help = did_you_mean(key.as_str(), known.iter().copied())
+                .unwrap_or_else(|| format!("the keys of {what} are: {}", known.join(", ")));
+            diags.push(
+                Diagnostic::new(
+                    node_span(file, text, key.span()),
+                    format!("unknown key `{}` in {what}", key.as_str()),
+                )
+                .label("not expected here")
+                .help(help),
+            );
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! The checked, resolved form of a ruleset: what the engine runs.
+
+use crate::engine::bytecode::{Func, FuncId, KindId, VarId};
+use crate::lang::ast::Visibility;
+use crate::lang::span::{SourceMap, Span};
+
+/// The static type of a value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ty {
+    /// An integer.
+    Int,
+    /// A boolean.
+    Bool,
+    /// Display text (data only).
+    Text,
+    /// A reference to a procedure taking one player (data only).
+    Proc,
+    /// An item of a kind (or `none`).
+    Ent(KindId),
+    /// A set of items of a kind.
+    Set(KindId),
+    /// An ordered list of distinct items of a kind (state only).
+    List(KindId),
+    /// A fixed array (data only, indexed by integers).
+    Array(Box<Ty>),
+    /// A table (data only) keyed by a kind or by integers.
+    Map(Box<Ty>, Box<Ty>),
+    /// The type of `none` before it meets a kind.
+    NoneTy,
+    /// No value.
+    Void,
+    /// A mistake already reported.
+    Error,
+}
+
+impl Ty {
+    /// Whether a value of type `other` may be used where `self` is expected.
+    pub fn accepts(&self, other: &Ty) -> bool {
+        match (self, other) {
+            (Ty::Error, _) | (_, Ty::Error) => true,
+            (Ty::Ent(_), Ty::NoneTy) | (Ty::Proc, Ty::NoneTy) => true,
+            (a, b) => a == b,
+        }
+    }
+}
+
+/// The kind whose items are the seated players.
+pub const PLAYER: KindId = 0;
+
+/// A kind of component, with its items and their data.
+#[derive(Debug, Clone)]
+pub struct Kind {
+    /// Its name.
+    pub name: String,
+    /// Its items' ids, in declaration order (players: seat names).
+    pub items: Vec<String>,
+    /// Its fields.
+    pub fields: Vec<FieldDef>,
+    /// `data[item][field]`.
+    pub data: Vec<Vec<Data>>,
+    /// Where it was declared.
+    pub span: Span,
+}
+
+/// A field of a kind.
+#[derive(Debug, Clone)]
+pub struct FieldDef {
+    /// Its name.
+    pub name: String,
+    /// Its type.
+    pub ty: Ty,
+    /// Whether items may omit it (it then defaults to zero, false, none or empty).
+    pub optional: bool,
+    /// Where it was declared.
+    pub span: Span,
+}
+
+/// A data value from YAML.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Data {
+    /// An integer, boolean, item, or procedure reference.
+    Int(i64),
+    /// An array or table: dense, indexed by integer or item index.
+    Ints(Vec<i64>),
+    /// Text.
+    Text(String),
+}
+
+impl Data {
+    /// The scalar value (0 for compound data).
+    pub fn int(&self) -> i64 {
+        match self {
+            Data::Int(v) => *v,
+            _ => 0,
+        }
+    }
+
+    /// `self[key]`, 0 when out of range.
+    pub fn at(&self, key: i64) -> i64 {
+        match self {
+            Data::Ints(v) if key >= 0 => v.get(key as usize).copied().unwrap_or(0),
+            _ => 0,
+        }
+    }
+}
+
+/// A named parameter from YAML `params:`.
+#[derive(Debug, Clone)]
+pub struct ParamDef {
+    /// Its name.
+    pub name: String,
+    /// Its type.
+    pub ty: Ty,
+    /// Its value.
+    pub data: Data,
+    /// Where it was declared.
+    pub span: Span,
+}
+
+/// One dimension of a state variable.
+#[derive(Debug, Clone)]
+pub struct DimDef {
+    /// The kind indexing it, or `None` for an integer range.
+    pub kind: Option<KindId>,
+    /// The lowest index.
+    pub lo: i64,
+    /// The number of slots.
+    pub size: usize,
+}
+
+/// A state variable.
+#[derive(Debug, Clone)]
+pub struct VarDef {
+    /// Its name.
+    pub name: String,
+    /// Its dimensions.
+    pub dims: Vec<DimDef>,
+    /// The type of each element.
+    pub ty: Ty,
+    /// Who may see it.
+    pub visibility: Visibility,
+    /// First word in the state.
+    pub offset: usize,
+    /// Words per element.
+    pub elem_words: usize,
+    /// The function computing its initial value, if any.
+    pub init: Option<FuncId>,
+    /// Where it was declared.
+    pub span: Span,
+}
+
+impl VarDef {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.dims.iter().map(|d| d.size).product()
+    }
+
+    /// Whether it has no element (a dimension of size 0).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// One arm of a decision point, as the engine names its options.
+#[derive(Debug, Clone)]
+pub struct ArmDef {
+    /// The option name for a named arm.
+    pub name: Option<String>,
+    /// The type of the bound value for a per-element arm.
+    pub ty: Ty,
+}
+
+/// A decision point (`choose`).
+#[derive(Debug, Clone)]
+pub struct ChoiceDef {
+    /// The prompt.
+    pub prompt: String,
+    /// Its arms.
+    pub arms: Vec<ArmDef>,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// A loaded, checked ruleset.
+#[derive(Debug, Clone)]
+pub struct Ruleset {
+    /// Short id (the directory name).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Variants applied, in order.
+    pub variants: Vec<String>,
+    /// Fewest players.
+    pub min_players: usize,
+    /// Most players.
+    pub max_players: usize,
+    /// Kinds; index 0 is `player`.
+    pub kinds: Vec<Kind>,
+    /// Parameters.
+    pub params: Vec<ParamDef>,
+    /// State variables.
+    pub vars: Vec<VarDef>,
+    /// Compiled functions and procedures.
+    pub funcs: Vec<Func>,
+    /// Decision points.
+    pub choices: Vec<ChoiceDef>,
+    /// Texts of `require ... else "..."` and `fail "..."`, with their spans.
+    pub messages: Vec<(String, Span)>,
+    /// The game program.
+    pub main: FuncId,
+    /// Score keys, compared left to right.
+    pub score: Vec<FuncId>,
+    /// State size in words.
+    pub state_words: usize,
+    /// The round counter reported by simulations, if declared.
+    pub round_var: Option<VarId>,
+    /// Every file read.
+    pub sources: SourceMap,
+    /// Names of procedures, for looking up entry points.
+    pub proc_names: Vec<(String, FuncId)>,
+}
+
+impl Ruleset {
+    /// The index of a variable by name.
+    pub fn var_named(&self, name: &str) -> Option<VarId> {
+        self.vars
+            .iter()
+            .position(|v| v.name == name)
+            .map(|i| i as VarId)
+    }
+
+    /// The display name of a value of a type.
+    pub fn display(&self, ty: &Ty, value: i64, players: usize) -> String {
+        match ty {
+            Ty::Bool => (value != 0).to_string(),
+            Ty::Ent(k) => {
+                if value < 0 {
+                    return "none".into();
+                }
+                let kind = &self.kinds[*k as usize];
+                if *k == crate::model::ruleset::PLAYER && value as usize >= players {
+                    return format!("p{}", value + 1);
+                }
+                kind.items
+                    .get(value as usize)
+                    .cloned()
+                    .unwrap_or_else(|| format!("#{value}"))
+            }
+            Ty::Proc => self
+                .funcs
+                .get(value as usize)
+                .map_or("none".into(), |f| f.name.clone()),
+            _ => value.to_string(),
+        }
+    }
+}

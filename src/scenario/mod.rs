@@ -1,0 +1,1 @@
+//! Scenarios: scripted positions and decisions with asserted outcomes.

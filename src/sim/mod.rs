@@ -1,0 +1,1 @@
+//! Simulation: many games, statistics, reports.
