@@ -1,1 +1,247 @@
 //! The `tabula` command line.
+//!
+//! Every command takes a ruleset as a directory holding `game.yaml` or as a
+//! name under `rules/`. Exit codes: 0 success, 1 a mistake in the rules or
+//! the input, 2 a usage error (reported by clap).
+
+mod check;
+mod play;
+mod replay;
+mod simulate;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+
+use crate::model::{LoadError, Ruleset};
+
+/// tabula: board games written as data. Check rulesets, simulate games
+/// between bots, play against them, replay saved games.
+#[derive(Debug, Parser)]
+#[command(name = "tabula", version, about, long_about = None)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The ruleset argument and its variants, shared by several commands.
+#[derive(Debug, clap::Args)]
+pub struct RulesetArgs {
+    /// The ruleset: a directory holding game.yaml, or a name under rules/
+    /// (e.g. `nim` for rules/nim).
+    #[arg(value_name = "RULESET")]
+    pub ruleset: String,
+    /// A variant to apply (a file in the ruleset's variants/ directory,
+    /// without .yaml); repeat to compose variants, applied in order.
+    #[arg(long = "variant", value_name = "V")]
+    pub variants: Vec<String>,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Load and check a ruleset; print a summary, or every mistake found.
+    Check {
+        /// The ruleset and variants.
+        #[command(flatten)]
+        rules: RulesetArgs,
+    },
+    /// Play many games between random bots and print statistics.
+    Simulate {
+        /// The ruleset and variants.
+        #[command(flatten)]
+        rules: RulesetArgs,
+        /// Number of players (default: the ruleset's maximum).
+        #[arg(long, short = 'p', value_name = "N")]
+        players: Option<usize>,
+        /// Number of games to play.
+        #[arg(long, short = 'g', value_name = "G", default_value_t = 1000)]
+        games: usize,
+        /// The run seed; each game's seed is derived from it and the game's index.
+        #[arg(long, short = 's', value_name = "S", default_value_t = 0)]
+        seed: u64,
+        /// Write every game's record and the statistics to FILE as JSON
+        /// (identical for identical arguments).
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+    },
+    /// Play a game at the terminal against random bots.
+    Play {
+        /// The ruleset and variants.
+        #[command(flatten)]
+        rules: RulesetArgs,
+        /// Number of players.
+        #[arg(long, short = 'p', value_name = "N")]
+        players: usize,
+        /// Your seat, counted from 0 (seat 0 plays first and is shown by its
+        /// name, e.g. p1), or a seat name.
+        #[arg(long, value_name = "K", default_value = "0")]
+        seat: String,
+        /// The game's seed (it drives the rules' randomness and the bots).
+        #[arg(long, short = 's', value_name = "S", default_value_t = 0)]
+        seed: u64,
+        /// Save the game log (JSON) to FILE when the game ends or input runs out.
+        #[arg(long, value_name = "FILE")]
+        log: Option<PathBuf>,
+    },
+    /// Run scenario files (or every scenario under directories).
+    Scenario {
+        /// Scenario files or directories.
+        #[arg(value_name = "FILE|DIR", required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Replay a saved game log and verify its result and final state.
+    Replay {
+        /// The game log (JSON, as written by `play --log`).
+        #[arg(value_name = "LOG")]
+        log: PathBuf,
+        /// Where the ruleset is, if not found from the log's ruleset id
+        /// (a directory, or a name under rules/).
+        #[arg(long, value_name = "RULESET")]
+        ruleset: Option<String>,
+    },
+    /// Measure how fast random games are played on one thread.
+    Bench {
+        /// The ruleset and variants.
+        #[command(flatten)]
+        rules: RulesetArgs,
+        /// Number of players (default: the ruleset's maximum).
+        #[arg(long, short = 'p', value_name = "N")]
+        players: Option<usize>,
+        /// How long to play, in seconds.
+        #[arg(long, value_name = "S", default_value_t = 10.0)]
+        seconds: f64,
+        /// The seed of the first game.
+        #[arg(long, short = 's', value_name = "S", default_value_t = 0)]
+        seed: u64,
+    },
+}
+
+/// A failure already explained to the user: the process exits with 1.
+#[derive(Debug)]
+pub struct Failed;
+
+/// The result of a command.
+pub type CmdResult = Result<(), Failed>;
+
+/// Parses the arguments and runs the command; returns the exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    run(cli)
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> ExitCode {
+    let r = match cli.command {
+        Command::Check { rules } => check::run(&rules),
+        Command::Simulate {
+            rules,
+            players,
+            games,
+            seed,
+            json,
+        } => simulate::simulate(&rules, players, games, seed, json.as_deref()),
+        Command::Play {
+            rules,
+            players,
+            seat,
+            seed,
+            log,
+        } => play::run(&rules, players, &seat, seed, log.as_deref()),
+        Command::Scenario { paths } => {
+            let code = crate::scenario::cli_main(&paths);
+            return ExitCode::from(code.clamp(0, 255) as u8);
+        }
+        Command::Replay { log, ruleset } => replay::run(&log, ruleset.as_deref()),
+        Command::Bench {
+            rules,
+            players,
+            seconds,
+            seed,
+        } => simulate::bench(&rules, players, seconds, seed),
+    };
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failed) => ExitCode::from(1),
+    }
+}
+
+/// Prints a miette report to stderr (graphical; coloured on a terminal).
+pub fn eprint_report(report: &miette::Report) {
+    let theme = if std::io::stderr().is_terminal() {
+        miette::GraphicalTheme::unicode()
+    } else {
+        miette::GraphicalTheme::unicode_nocolor()
+    };
+    let handler = miette::GraphicalReportHandler::new_themed(theme);
+    let mut out = String::new();
+    if handler.render_report(&mut out, report.as_ref()).is_err() {
+        out = format!("{report}\n");
+    }
+    eprint!("{out}");
+}
+
+/// Prints an error message to stderr.
+pub fn eprint_error(msg: impl std::fmt::Display) {
+    eprintln!("error: {msg}");
+}
+
+/// Loads a ruleset, printing every diagnostic on failure.
+pub fn load_rules(args: &RulesetArgs) -> Result<Arc<Ruleset>, Failed> {
+    load_named(&args.ruleset, &args.variants)
+}
+
+/// Loads the ruleset named `arg` with `variants`, printing every diagnostic
+/// on failure.
+pub fn load_named(arg: &str, variants: &[String]) -> Result<Arc<Ruleset>, Failed> {
+    let dir = crate::model::find_ruleset(arg);
+    match crate::model::load(&dir, variants) {
+        Ok(r) => Ok(Arc::new(r)),
+        Err(LoadError::Invalid(d)) => {
+            for r in d.reports() {
+                eprint_report(&r);
+            }
+            let n = d.items.len();
+            eprintln!(
+                "{n} error{} found in `{}`",
+                if n == 1 { "" } else { "s" },
+                dir.display()
+            );
+            Err(Failed)
+        }
+        Err(e) => {
+            eprint_report(&miette::Report::new(e));
+            Err(Failed)
+        }
+    }
+}
+
+/// Checks a player count against the ruleset, defaulting to its maximum.
+pub fn player_count(rules: &Ruleset, players: Option<usize>) -> Result<usize, Failed> {
+    let n = players.unwrap_or(rules.max_players);
+    if n < rules.min_players || n > rules.max_players {
+        eprint_error(format!(
+            "{} is played by {} to {} players, not {n}",
+            rules.name, rules.min_players, rules.max_players
+        ));
+        return Err(Failed);
+    }
+    Ok(n)
+}
+
+/// The display name of every seat of a game with `players` players.
+pub fn seat_names(rules: &Ruleset, players: usize) -> Vec<String> {
+    (0..players)
+        .map(|p| {
+            rules.display(
+                &crate::model::ruleset::Ty::Ent(crate::model::ruleset::PLAYER),
+                p as i64,
+                players,
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,126 @@
+//! `tabula check`: load a ruleset and summarise it.
+
+use super::{load_rules, CmdResult, RulesetArgs};
+use crate::model::ruleset::{Data, Ruleset, Ty};
+
+pub(super) fn run(args: &RulesetArgs) -> CmdResult {
+    let rules = load_rules(args)?;
+    print!("{}", summary(&rules, &args.ruleset));
+    Ok(())
+}
+
+/// Joins `items` into lines no wider than about 100 columns, each indented.
+fn wrap(items: &[String], indent: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for it in items {
+        if !line.is_empty() && indent + line.len() + it.len() + 2 > 100 {
+            out.push_str(&format!("{}{},\n", " ".repeat(indent), line));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push_str(", ");
+        }
+        line.push_str(it);
+    }
+    if !line.is_empty() {
+        out.push_str(&format!("{}{}\n", " ".repeat(indent), line));
+    }
+    out
+}
+
+fn param_value(rules: &Ruleset, ty: &Ty, data: &Data) -> String {
+    match data {
+        Data::Int(v) => rules.display(ty, *v, rules.max_players),
+        Data::Ints(v) if v.len() <= 6 => format!(
+            "[{}]",
+            v.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Data::Ints(v) => format!("[{} values]", v.len()),
+        Data::Text(t) => format!("{t:?}"),
+    }
+}
+
+fn summary(rules: &Ruleset, arg: &str) -> String {
+    let mut out = String::new();
+    out.push_str(&format!(
+        "ok: {} ({}) loads and checks\n",
+        rules.name, rules.id
+    ));
+    let _ = arg;
+    out.push_str(&format!(
+        "players:    {}{}\n",
+        rules.min_players,
+        if rules.max_players != rules.min_players {
+            format!("-{}", rules.max_players)
+        } else {
+            String::new()
+        }
+    ));
+    let dir = crate::model::find_ruleset(arg);
+    let available = crate::model::load::list_variants(&dir);
+    out.push_str(&format!(
+        "variants:   applied: {}; available: {}\n",
+        if rules.variants.is_empty() {
+            "none".to_string()
+        } else {
+            rules.variants.join(", ")
+        },
+        if available.is_empty() {
+            "none".to_string()
+        } else {
+            available.join(", ")
+        }
+    ));
+    let kinds: Vec<String> = rules
+        .kinds
+        .iter()
+        .map(|k| format!("{} ({})", k.name, k.items.len()))
+        .collect();
+    out.push_str(&format!("kinds:      {}\n", kinds.len()));
+    out.push_str(&wrap(&kinds, 12));
+    let params: Vec<String> = rules
+        .params
+        .iter()
+        .map(|p| format!("{} = {}", p.name, param_value(rules, &p.ty, &p.data)))
+        .collect();
+    out.push_str(&format!("params:     {}\n", params.len()));
+    out.push_str(&wrap(&params, 12));
+    out.push_str(&format!(
+        "state:      {} variables, {} words\n",
+        rules.vars.len(),
+        rules.state_words
+    ));
+    let procs = rules.funcs.iter().filter(|f| f.is_proc).count();
+    out.push_str(&format!(
+        "code:       {} functions, {} procedures\n",
+        rules.funcs.len() - procs,
+        procs
+    ));
+    let mut prompts: Vec<String> = Vec::new();
+    for c in &rules.choices {
+        let p = format!("{:?}", c.prompt);
+        if !prompts.contains(&p) {
+            prompts.push(p);
+        }
+    }
+    out.push_str(&format!(
+        "decisions:  {} decision points\n",
+        rules.choices.len()
+    ));
+    out.push_str(&wrap(&prompts, 12));
+    out.push_str(&format!(
+        "rounds:     {}\n",
+        rules
+            .round_var
+            .and_then(|v| rules.vars.get(v as usize))
+            .map_or("no round counter".to_string(), |v| format!(
+                "counted by `{}`",
+                v.name
+            ))
+    ));
+    out
+}

@@ -1,0 +1,181 @@
+//! `tabula play`: a human at the terminal against random bots.
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+
+use super::{eprint_error, load_rules, player_count, seat_names, CmdResult, Failed, RulesetArgs};
+use crate::agents::{Agent, RandomAgent};
+use crate::engine::{ApplyError, Game, GameLog};
+
+fn fail(game: &Game, e: &ApplyError) -> Failed {
+    match e {
+        ApplyError::Runtime(r) => eprint!("{}", game.report(r)),
+        other => eprint_error(other),
+    }
+    Failed
+}
+
+fn parse_seat(arg: &str, names: &[String]) -> Result<usize, Failed> {
+    if let Ok(k) = arg.parse::<usize>() {
+        if k < names.len() {
+            return Ok(k);
+        }
+        eprint_error(format!(
+            "--seat {k} is out of range: seats are 0 to {} ({})",
+            names.len() - 1,
+            names.join(", ")
+        ));
+        return Err(Failed);
+    }
+    if let Some(k) = names.iter().position(|n| n == arg) {
+        return Ok(k);
+    }
+    eprint_error(format!(
+        "no seat `{arg}`: give a number from 0 to {} or a seat name ({})",
+        names.len() - 1,
+        names.join(", ")
+    ));
+    Err(Failed)
+}
+
+fn save_log(game: &mut Game, path: Option<&Path>) -> CmdResult {
+    let Some(path) = path else { return Ok(()) };
+    let log = GameLog::of(game);
+    let text = serde_json::to_string_pretty(&log).map_err(|e| {
+        eprint_error(format!("cannot serialise the log: {e}"));
+        Failed
+    })?;
+    std::fs::write(path, text + "\n").map_err(|e| {
+        eprint_error(format!("cannot write `{}`: {e}", path.display()));
+        Failed
+    })?;
+    println!("log saved to {}", path.display());
+    Ok(())
+}
+
+pub(super) fn run(
+    args: &RulesetArgs,
+    players: usize,
+    seat: &str,
+    seed: u64,
+    log: Option<&Path>,
+) -> CmdResult {
+    let rules = load_rules(args)?;
+    let players = player_count(&rules, Some(players))?;
+    let names = seat_names(&rules, players);
+    let me = parse_seat(seat, &names)?;
+    let mut game = Game::new(rules.clone(), players, seed).map_err(|e| {
+        match &e {
+            ApplyError::Runtime(r) => eprint!("{}", crate::engine::view::report(&rules, r)),
+            other => eprint_error(other),
+        }
+        Failed
+    })?;
+    let mut bots: Vec<RandomAgent> = (0..players)
+        .map(|p| RandomAgent::new(crate::sim::agent_seed(seed, p)))
+        .collect();
+    println!(
+        "{}: {} players, seed {}. You are {}; the others are random bots.",
+        rules.name, players, seed, names[me]
+    );
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut line = String::new();
+    while !game.is_over() {
+        let legal = game.legal().map_err(|e| fail(&game, &e))?;
+        let seat = game.to_move().unwrap_or(0).min(players - 1);
+        let index = if seat == me {
+            println!();
+            for l in game.view(Some(me)) {
+                println!("  {l}");
+            }
+            println!(
+                "{}, {}:",
+                names[me],
+                game.prompt().unwrap_or("your decision")
+            );
+            for (i, d) in legal.iter().enumerate() {
+                println!("  {:>3}) {}", i + 1, d.name);
+            }
+            loop {
+                print!("choose 1-{}> ", legal.len());
+                let _ = std::io::stdout().flush();
+                line.clear();
+                match input.read_line(&mut line) {
+                    Ok(0) => {
+                        println!();
+                        println!(
+                            "input ended: game abandoned after {} decisions",
+                            game.history().len()
+                        );
+                        return save_log(&mut game, log);
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        eprint_error(format!("cannot read input: {e}"));
+                        return Err(Failed);
+                    }
+                }
+                let text = line.trim();
+                match text.parse::<usize>() {
+                    Ok(n) if (1..=legal.len()).contains(&n) => {
+                        println!("{} (you) chose {}", names[me], legal[n - 1].name);
+                        break n - 1;
+                    }
+                    Ok(n) => println!(
+                        "{n} is not an option: type a number from 1 to {}",
+                        legal.len()
+                    ),
+                    Err(_) => println!(
+                        "`{text}` is not a number: type a number from 1 to {}",
+                        legal.len()
+                    ),
+                }
+            }
+        } else {
+            let i = bots[seat].choose(&mut game, &legal).min(legal.len() - 1);
+            println!(
+                "{} ({}) chose {}",
+                names[seat],
+                bots[seat].name(),
+                legal[i].name
+            );
+            i
+        };
+        game.apply(index).map_err(|e| fail(&game, &e))?;
+    }
+    let outcome = game.outcome().map_err(|e| fail(&game, &e))?;
+    println!();
+    println!("game over after {} decisions", game.history().len());
+    for l in game.view(None) {
+        println!("  {l}");
+    }
+    if let Some(o) = outcome {
+        let scores = o.scores();
+        for (p, s) in scores.iter().enumerate() {
+            println!(
+                "  {:<8} {s}{}",
+                names[p],
+                if o.winners.contains(&p) {
+                    "  (winner)"
+                } else {
+                    ""
+                }
+            );
+        }
+        let w: Vec<&str> = o.winners.iter().map(|w| names[*w].as_str()).collect();
+        if o.winners.contains(&me) {
+            println!(
+                "{}",
+                if w.len() > 1 {
+                    format!("you share the win ({})", w.join(", "))
+                } else {
+                    "you win".to_string()
+                }
+            );
+        } else {
+            println!("winner: {}", w.join(", "));
+        }
+    }
+    save_log(&mut game, log)
+}

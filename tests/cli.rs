@@ -1,0 +1,274 @@
+//! The `tabula` binary, run as a user would run it, on the small test
+//! ruleset `tests/rulesets/nim`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+}
+
+fn nim() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim")
+}
+
+/// A fresh directory under the system temp dir, unique to this test.
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tabula-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output().expect("the binary runs")
+}
+
+/// Whether `s` holds `<name><digits>:<digits>` (a file:line:col or line:col).
+fn has_line_col(s: &str, name: &str) -> bool {
+    s.match_indices(name).any(|(i, _)| {
+        let rest = &s[i + name.len()..];
+        let mut parts = rest.splitn(3, ':');
+        let (Some(a), Some(b)) = (parts.next(), parts.next()) else {
+            return false;
+        };
+        let b: String = b.chars().take_while(|c| c.is_ascii_digit()).collect();
+        a.chars().all(|c| c.is_ascii_digit()) && !a.is_empty() && !b.is_empty()
+    })
+}
+
+#[test]
+fn check_summarises_a_valid_ruleset() {
+    let out = run(bin().arg("check").arg(nim()));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("Nim"), "{stdout}");
+    assert!(stdout.contains("players:    2-3"), "{stdout}");
+    assert!(stdout.contains("colour (2)"), "{stdout}");
+    assert!(stdout.contains("start = 15"), "{stdout}");
+}
+
+#[test]
+fn check_reports_every_mistake_with_file_line_col() {
+    let dir = temp_dir("broken").join("nimbroken");
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in ["game.yaml", "data.yaml", "nim.rules"] {
+        std::fs::copy(nim().join(f), dir.join(f)).unwrap();
+    }
+    let rules = std::fs::read_to_string(dir.join("nim.rules")).unwrap();
+    let broken = rules.replace("pile -= n", "pil -= n");
+    assert_ne!(rules, broken, "the test ruleset changed: update this test");
+    std::fs::write(dir.join("nim.rules"), broken).unwrap();
+    let out = run(bin().arg("check").arg(&dir));
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(has_line_col(&stderr, "nim.rules:"), "{stderr}");
+    assert!(stderr.contains("pil"), "{stderr}");
+    assert!(stderr.contains("did you mean `pile`?"), "{stderr}");
+}
+
+#[test]
+fn unknown_ruleset_and_bad_usage_exit_codes() {
+    let out = run(bin().args(["check", "no-such-ruleset-anywhere"]));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("no ruleset"));
+    let out = run(bin().arg("frobnicate"));
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(bin().arg("simulate").arg(nim()).args(["--players", "9"]));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("2 to 3 players"));
+}
+
+#[test]
+fn simulate_json_is_identical_for_identical_arguments() {
+    let dir = temp_dir("simulate");
+    let mut files = Vec::new();
+    for i in 0..2 {
+        let f = dir.join(format!("run{i}.json"));
+        let out = run(bin()
+            .arg("simulate")
+            .arg(nim())
+            .args(["--games", "50", "--seed", "7", "--json"])
+            .arg(&f));
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert!(stdout.contains("win rate"), "{stdout}");
+        files.push(std::fs::read_to_string(&f).unwrap());
+    }
+    assert_eq!(files[0], files[1]);
+    let v: serde_json::Value = serde_json::from_str(&files[0]).unwrap();
+    assert_eq!(v["ruleset"], "nim");
+    assert_eq!(v["players"], 3);
+    assert_eq!(v["seed"], 7);
+    assert_eq!(v["games"].as_array().unwrap().len(), 50);
+    let rates: f64 = v["summary"]["win_rate"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .sum();
+    assert!((rates - 1.0).abs() < 1e-9, "win rates sum to {rates}");
+    assert!(!files[0].contains("elapsed") && !files[0].contains("per_sec"));
+
+    // A different seed gives different games.
+    let f = dir.join("other.json");
+    let out = run(bin()
+        .arg("simulate")
+        .arg(nim())
+        .args(["--games", "50", "--seed", "8", "--json"])
+        .arg(&f));
+    assert!(out.status.success());
+    assert_ne!(std::fs::read_to_string(&f).unwrap(), files[0]);
+}
+
+fn play(args: &[&str], stdin: &str) -> Output {
+    let mut child = bin()
+        .arg("play")
+        .arg(nim())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_played_game_replays_ok() {
+    let dir = temp_dir("play");
+    let log = dir.join("game.json");
+    // Always take 1 (option 1 is always legal), with a bad line and an
+    // out-of-range number first.
+    let mut input = String::from("banana\n0\n9\n");
+    input.push_str(&"1\n".repeat(20));
+    let out = play(
+        &[
+            "--players",
+            "2",
+            "--seed",
+            "3",
+            "--log",
+            log.to_str().unwrap(),
+        ],
+        &input,
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    assert!(stdout.contains("`banana` is not a number"), "{stdout}");
+    assert!(stdout.contains("0 is not an option"), "{stdout}");
+    assert!(stdout.contains("9 is not an option"), "{stdout}");
+    assert!(stdout.contains("p2 (random) chose"), "{stdout}");
+    assert!(stdout.contains("game over"), "{stdout}");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&log).unwrap()).unwrap();
+    assert_eq!(saved["ruleset"], "nim");
+    assert!(saved["result"].is_array());
+
+    // Found by its id from the directory holding it, or given explicitly.
+    let out = run(bin()
+        .current_dir(nim().parent().unwrap())
+        .arg("replay")
+        .arg(&log));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.starts_with("replay ok: "), "{stdout}");
+    let out = run(bin().arg("replay").arg(&log).arg("--ruleset").arg(nim()));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    // A tampered decision is reported with its index and the legal options.
+    let mut v = saved.clone();
+    v["decisions"][0] = "7".into();
+    let bad = dir.join("tampered.json");
+    std::fs::write(&bad, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let out = run(bin().arg("replay").arg(&bad).arg("--ruleset").arg(nim()));
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("decision 1"), "{stderr}");
+    assert!(stderr.contains("1, 2, 3"), "{stderr}");
+
+    // A wrong state hash is caught.
+    let mut v = saved.clone();
+    v["state_hash"] = "0000000000000000".into();
+    std::fs::write(&bad, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let out = run(bin().arg("replay").arg(&bad).arg("--ruleset").arg(nim()));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("state"));
+}
+
+#[test]
+fn play_ends_gracefully_at_end_of_input() {
+    let dir = temp_dir("eof");
+    let log = dir.join("partial.json");
+    let out = play(
+        &[
+            "--players",
+            "3",
+            "--seat",
+            "1",
+            "--log",
+            log.to_str().unwrap(),
+        ],
+        "",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    assert!(stdout.contains("You are p2"), "{stdout}");
+    assert!(stdout.contains("input ended"), "{stdout}");
+    assert!(log.exists());
+}
+
+#[test]
+fn a_corrupt_log_is_a_diagnostic_with_line_and_column() {
+    let dir = temp_dir("corrupt");
+    let log = dir.join("corrupt.json");
+    std::fs::write(
+        &log,
+        "{\n  \"ruleset\": \"nim\",\n  \"players\": 2,,\n  \"seed\": 0\n}\n",
+    )
+    .unwrap();
+    let out = run(bin().arg("replay").arg(&log));
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(has_line_col(&stderr, "corrupt.json:"), "{stderr}");
+    assert!(stderr.contains("corrupt.json:3:"), "{stderr}");
+
+    // Valid JSON that is not a log.
+    std::fs::write(&log, "{\"ruleset\": \"nim\", \"players\": \"two\"}").unwrap();
+    let out = run(bin().arg("replay").arg(&log));
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("corrupt.json:1:"), "{stderr}");
+    assert!(stderr.contains("not a valid game log"), "{stderr}");
+}
+
+#[test]
+fn bench_prints_the_speed_line() {
+    let out = run(bin().arg("bench").arg(nim()).args(["--seconds", "1"]));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let last = stdout.lines().last().unwrap_or("");
+    assert!(last.starts_with("games/s: "), "{stdout}");
+    assert!(last.contains("  decisions/s: "), "{stdout}");
+    assert!(last.contains("  decisions/game: "), "{stdout}");
+}
+
+#[test]
+fn every_command_has_help() {
+    for cmd in ["check", "simulate", "play", "scenario", "replay", "bench"] {
+        let out = run(bin().args([cmd, "--help"]));
+        assert!(out.status.success(), "{cmd}");
+        assert!(text(&out.stdout).contains("Usage:"), "{cmd}");
+    }
+}
