@@ -88,6 +88,8 @@ pub enum Op {
     Ret,
     /// Push the number of items of a kind (players: the seated count).
     KindSize(KindId),
+    /// Pop an index, push the item of a kind at that position (none if out of range).
+    Nth(KindId),
     /// Push the set of all items of a kind.
     SetAll(KindId),
     /// Pop `n` items, push the set of them.

@@ -12,6 +12,10 @@ use crate::engine::vm::{self, Exit};
 use crate::lang::span::Span;
 use crate::model::ruleset::{Ruleset, Ty};
 
+/// How many of the same player's decisions are looked through to find
+/// whether an option can be completed without breaking a requirement.
+const LOOKAHEAD: usize = 8;
+
 /// One legal decision at the current choice point.
 #[derive(Debug, Clone)]
 pub struct Decision {
@@ -249,22 +253,58 @@ impl Game {
                     let (reason, span) = self.rules.messages[m as usize].clone();
                     refused.push(Refused { name, reason, span });
                 }
-                Exit::Decide if next.vm.options.is_empty() => {
-                    let span = match next.status {
-                        Status::Waiting { choice, .. } => self.rules.choices[choice as usize].span,
-                        _ => Span::default(),
-                    };
-                    refused.push(Refused {
-                        name,
-                        reason: "it leads to a choice with no option".into(),
-                        span,
-                    });
-                }
+                Exit::Decide => match self.dead_end(&next, LOOKAHEAD)? {
+                    Some((reason, span)) => refused.push(Refused { name, reason, span }),
+                    None => legal.push((Decision { name, arm, value }, next)),
+                },
                 _ => legal.push((Decision { name, arm, value }, next)),
             }
         }
         self.pending = Some(Pending { legal, refused });
         Ok(())
+    }
+
+    /// Why every way on from `st` (a state waiting for a decision) breaks a
+    /// requirement, or `None` if one way on is sound. Looks ahead through
+    /// the same player's decisions, `depth` levels at most.
+    fn dead_end(&self, st: &State, depth: usize) -> Result<Option<(String, Span)>, ApplyError> {
+        let mut first_reason = None;
+        for (arm, value) in &st.vm.options {
+            let mut next = st.clone();
+            vm::resume(&mut next, *arm, *value);
+            match vm::run(&self.rules, &mut next).map_err(ApplyError::Runtime)? {
+                Exit::Failed(m) => {
+                    if first_reason.is_none() {
+                        first_reason = Some(self.rules.messages[m as usize].clone());
+                    }
+                }
+                Exit::Over => return Ok(None),
+                Exit::Decide => {
+                    let same = next.status_player() == st.status_player();
+                    if next.vm.options.is_empty() {
+                        continue;
+                    }
+                    if depth == 0 || !same {
+                        return Ok(None);
+                    }
+                    match self.dead_end(&next, depth - 1)? {
+                        None => return Ok(None),
+                        Some(r) => {
+                            if first_reason.is_none() {
+                                first_reason = Some(r);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let span = match st.status {
+            Status::Waiting { choice, .. } => self.rules.choices[choice as usize].span,
+            _ => Span::default(),
+        };
+        Ok(Some(first_reason.unwrap_or_else(|| {
+            ("it leads to a choice with no option".into(), span)
+        })))
     }
 
     /// The legal decisions at the current choice point (empty when over).

@@ -125,6 +125,14 @@ impl State {
         &self.words[o..o + v.elem_words]
     }
 
+    /// The player a pending decision belongs to.
+    pub fn status_player(&self) -> Option<usize> {
+        match self.status {
+            Status::Waiting { player, .. } => Some(player),
+            _ => None,
+        }
+    }
+
     /// Reads an integer element by its indices (for tools and tests).
     pub fn get(&self, rules: &Ruleset, var: VarId, idx: &[i64]) -> Option<i64> {
         let v = &rules.vars[var as usize];

@@ -281,6 +281,15 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 };
                 stack.push(Value::I(n as i64));
             }
+            Op::Nth(k) => {
+                let i = pop_i!();
+                let n = if *k == PLAYER {
+                    st.nplayers
+                } else {
+                    rules.kinds[*k as usize].items.len()
+                } as i64;
+                stack.push(Value::I(if (0..n).contains(&i) { i } else { -1 }));
+            }
             Op::SetAll(k) => {
                 let n = if *k == PLAYER {
                     st.nplayers

@@ -91,6 +91,17 @@ pub fn parse_stmts(file: u32, text: &str, map: OffsetMap) -> Result<Vec<Stmt>, S
 /// Parses a type (field types written in YAML).
 pub fn parse_type(file: u32, text: &str, map: OffsetMap) -> Result<TypeExpr, SyntaxError> {
     let ctx = Ctx { file, map };
+    // `proc` is a keyword, so the grammar's `ident` alternative of
+    // `type_expr` rejects it; accept the bare type here until the grammar
+    // lists `kw_proc` as a type.
+    let trimmed = text.trim();
+    if trimmed == "proc" {
+        let start = text.len() - text.trim_start().len();
+        return Ok(TypeExpr::Name(Ident {
+            name: "proc".into(),
+            span: Span::new(file, map(start), map(start + 4)),
+        }));
+    }
     let mut pairs =
         RulesParser::parse(Rule::type_only, text).map_err(|e| syntax_error(&ctx, text, e))?;
     let top = pairs.next().expect("type_only has one pair");
@@ -142,7 +153,9 @@ pub fn rule_name(rule: Rule) -> &'static str {
         dims => "dimensions `[...]`",
         dim | range_dim => "a dimension (a kind or `0..N`)",
         params | param => "parameters",
-        type_expr | set_type | list_type | array_type | map_type | type_only => "a type",
+        type_expr | set_type | list_type | array_type | map_type | proc_type | type_only => {
+            "a type"
+        }
         block => "a block `{ ... }`",
         stmt | stmts_only => "a statement",
         let_stmt => "`let`",
@@ -332,6 +345,14 @@ fn type_expr(ctx: &Ctx, pair: Pair<Rule>) -> TypeExpr {
     let span = ctx.span(&inner);
     match inner.as_rule() {
         Rule::ident => TypeExpr::Name(ctx.ident(inner)),
+        Rule::proc_type => TypeExpr::Name(Ident {
+            name: "proc".into(),
+            span,
+        }),
+        Rule::kw_proc => TypeExpr::Name(Ident {
+            name: "proc".into(),
+            span,
+        }),
         Rule::set_type => TypeExpr::Set(ctx.ident(inner.into_inner().next().expect("kind")), span),
         Rule::list_type => {
             TypeExpr::List(ctx.ident(inner.into_inner().next().expect("kind")), span)

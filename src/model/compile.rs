@@ -1170,6 +1170,40 @@ impl<'a> Compiler<'a> {
                 };
             }
         }
+        if n == "nth" && f.lookup(n).is_none() {
+            let kind = match args.first().map(|a| &a.kind) {
+                Some(ExprKind::Name(id)) => match self.symbols.get(&id.name) {
+                    Some(Global::Kind(k)) => Some(*k),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let Some(k) = kind.filter(|_| args.len() == 2) else {
+                return self.err(
+                    sp,
+                    "`nth` takes a kind and an index",
+                    "write nth(kind, i): the i-th item of the kind (from 0), or none",
+                );
+            };
+            let t = self.expr(f, &args[1]);
+            self.expect(&Ty::Int, &t, args[1].span, "the index");
+            f.emit(Op::Nth(k), sp);
+            return Ty::Ent(k);
+        }
+        if n == "ord" && f.lookup(n).is_none() {
+            if !arity(self, 1) {
+                return Ty::Error;
+            }
+            let t = self.expr(f, &args[0]);
+            if !matches!(t, Ty::Ent(_) | Ty::Error) {
+                self.err(
+                    args[0].span,
+                    format!("`ord` takes an item, not {}", self.tn(&t)),
+                    "ord(item) is the item's position in its kind, from 0",
+                );
+            }
+            return Ty::Int;
+        }
         if n == "call" && f.lookup(n).is_none() {
             if args.len() != 2 {
                 return self.err(
