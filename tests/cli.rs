@@ -272,3 +272,29 @@ fn every_command_has_help() {
         assert!(text(&out.stdout).contains("Usage:"), "{cmd}");
     }
 }
+
+#[test]
+fn a_rules_error_during_simulation_is_reported_with_the_game_seed() {
+    let dir = temp_dir("runtime").join("nimzero");
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in ["game.yaml", "data.yaml", "nim.rules"] {
+        std::fs::copy(nim().join(f), dir.join(f)).unwrap();
+    }
+    let rules = std::fs::read_to_string(dir.join("nim.rules")).unwrap();
+    // Divides by zero when the last counter is taken.
+    let broken = rules.replace("{ pile -= n; }", "{ pile -= n; turns += 1 / pile; }");
+    assert_ne!(rules, broken, "the test ruleset changed: update this test");
+    std::fs::write(dir.join("nim.rules"), broken).unwrap();
+    for args in [
+        &["simulate", "--games", "3"][..],
+        &["bench", "--seconds", "1"][..],
+    ] {
+        let out = run(bin().arg(args[0]).arg(&dir).args(&args[1..]));
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("game 0 (seed "), "{stderr}");
+        assert!(stderr.contains("division by zero"), "{stderr}");
+        assert!(has_line_col(&stderr, "nim.rules:"), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}

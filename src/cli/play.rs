@@ -53,6 +53,41 @@ fn save_log(game: &mut Game, path: Option<&Path>) -> CmdResult {
     Ok(())
 }
 
+/// Prints the whole view the first time, then only what changed since the
+/// player's previous decision.
+fn print_view(view: &[String], last: Option<&[String]>) {
+    let Some(last) = last else {
+        for l in view {
+            println!("  {l}");
+        }
+        return;
+    };
+    let key = |l: &str| l.split(" = ").next().unwrap_or(l).to_string();
+    let mut changed = 0;
+    for l in view {
+        if !last.contains(l) {
+            if changed == 0 {
+                println!("changes since your last decision (`v` shows the whole state):");
+            }
+            println!("  {l}");
+            changed += 1;
+        }
+    }
+    for l in last {
+        let k = key(l);
+        if !view.iter().any(|v| key(v) == k) {
+            if changed == 0 {
+                println!("changes since your last decision (`v` shows the whole state):");
+            }
+            println!("  {k} cleared");
+            changed += 1;
+        }
+    }
+    if changed == 0 {
+        println!("nothing visible changed since your last decision");
+    }
+}
+
 pub(super) fn run(
     args: &RulesetArgs,
     players: usize,
@@ -81,14 +116,15 @@ pub(super) fn run(
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut line = String::new();
+    let mut last_view: Option<Vec<String>> = None;
     while !game.is_over() {
         let legal = game.legal().map_err(|e| fail(&game, &e))?;
         let seat = game.to_move().unwrap_or(0).min(players - 1);
         let index = if seat == me {
             println!();
-            for l in game.view(Some(me)) {
-                println!("  {l}");
-            }
+            let view = game.view(Some(me));
+            print_view(&view, last_view.as_deref());
+            last_view = Some(view);
             println!(
                 "{}, {}:",
                 names[me],
@@ -117,6 +153,12 @@ pub(super) fn run(
                     }
                 }
                 let text = line.trim();
+                if text == "v" || text == "view" {
+                    for l in last_view.iter().flatten() {
+                        println!("  {l}");
+                    }
+                    continue;
+                }
                 match text.parse::<usize>() {
                     Ok(n) if (1..=legal.len()).contains(&n) => {
                         println!("{} (you) chose {}", names[me], legal[n - 1].name);
@@ -127,7 +169,8 @@ pub(super) fn run(
                         legal.len()
                     ),
                     Err(_) => println!(
-                        "`{text}` is not a number: type a number from 1 to {}",
+                        "`{text}` is not a number: type a number from 1 to {} \
+                         (or `v` to see the whole state)",
                         legal.len()
                     ),
                 }
