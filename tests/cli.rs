@@ -226,7 +226,11 @@ fn play_ends_gracefully_at_end_of_input() {
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
     assert!(stdout.contains("You are p2"), "{stdout}");
     assert!(stdout.contains("input ended"), "{stdout}");
-    assert!(log.exists());
+    // The partial game (the bot before us already moved) replays too.
+    let out = run(bin().arg("replay").arg(&log).arg("--ruleset").arg(nim()));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.starts_with("replay ok: 1 decision,"), "{stdout}");
 }
 
 #[test]

@@ -157,9 +157,10 @@ pub(super) fn run(path: &Path, ruleset: Option<&str>) -> CmdResult {
             .join(", "),
         None => "none (the game is not over)".into(),
     };
+    let n = log.decisions.len();
     println!(
-        "replay ok: {} decisions, scores {scores}",
-        log.decisions.len()
+        "replay ok: {n} decision{}, scores {scores}",
+        if n == 1 { "" } else { "s" }
     );
     Ok(())
 }
