@@ -554,7 +554,12 @@ fn binary(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, RuntimeErr
             if y == 0 {
                 return Err(err(span, "division by zero"));
             }
-            x.div_euclid(y)
+            let q = x / y;
+            if x % y != 0 && ((x < 0) != (y < 0)) {
+                q - 1
+            } else {
+                q
+            }
         }
         Rem => {
             if y == 0 {

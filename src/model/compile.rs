@@ -265,6 +265,20 @@ impl<'a> Compiler<'a> {
         f.emit(Op::Ret, body.span);
     }
 
+    /// Compiles an expression of any type as a whole body; returns its type.
+    pub fn value_body(&mut self, f: &mut FnCtx, e: &Expr) -> Ty {
+        let t = self.expr(f, e);
+        f.emit(Op::Ret, e.span);
+        t
+    }
+
+    /// Compiles statements as a procedure body.
+    pub fn stmts_body(&mut self, f: &mut FnCtx, stmts: &[Stmt]) {
+        for s in stmts {
+            self.stmt(f, s);
+        }
+    }
+
     fn block(&mut self, f: &mut FnCtx, b: &Block) {
         let mark = f.locals.len();
         for s in &b.stmts {
@@ -687,8 +701,7 @@ impl<'a> Compiler<'a> {
                 f.emit(Op::SetMake(ANY_KIND, 0), sp);
                 f.emit(Op::Store(acc), sp);
                 let mark = f.locals.len();
-                let mut elem = Ty::Error;
-                self.binder_loop(f, b, false, |_c, f| {
+                let elem = self.binder_loop(f, b, false, |_c, f| {
                     let var = f.locals.last().map(|l| l.slot);
                     f.emit(Op::Load(acc), sp);
                     if let Some(v) = var {
@@ -697,9 +710,6 @@ impl<'a> Compiler<'a> {
                     f.emit(Op::Builtin(Builtin::With, 2), sp);
                     f.emit(Op::Store(acc), sp);
                 });
-                if let Some(l) = f.locals.get(mark) {
-                    elem = l.ty.clone();
-                }
                 for l in &mut f.locals[mark..] {
                     l.name.clear();
                 }

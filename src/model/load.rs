@@ -293,6 +293,18 @@ impl Builder {
             span: pspan,
         };
         self.define(&id, Global::Kind(PLAYER), false);
+        let seat_names = self.kinds[PLAYER as usize].items.clone();
+        for (i, seat) in seat_names.iter().enumerate() {
+            let span = game
+                .seats
+                .get(i)
+                .map_or(pspan, |s| node_span(file, text, s.span()));
+            let id = ast::Ident {
+                name: seat.clone(),
+                span,
+            };
+            self.define(&id, Global::Item(PLAYER, i as i64), false);
+        }
     }
 
     fn text(&self, file: u32) -> std::sync::Arc<str> {
@@ -1256,6 +1268,8 @@ impl Builder {
             round_var,
             sources: Default::default(),
             proc_names,
+            symbols: self.symbols.clone(),
+            sigs: self.sigs.clone(),
         })
     }
 }

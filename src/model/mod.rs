@@ -6,6 +6,7 @@ pub mod data;
 pub mod diag;
 pub mod load;
 pub mod ruleset;
+pub mod snippet;
 pub mod symbols;
 
 pub use diag::{Diagnostic, Diagnostics};

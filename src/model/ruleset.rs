@@ -218,6 +218,10 @@ pub struct Ruleset {
     pub sources: SourceMap,
     /// Names of procedures, for looking up entry points.
     pub proc_names: Vec<(String, FuncId)>,
+    /// Every global name, for compiling snippets (scenarios) later.
+    pub symbols: crate::model::symbols::Symbols,
+    /// Signatures of the functions and procedures declared in rules files.
+    pub sigs: Vec<crate::model::symbols::Sig>,
 }
 
 impl Ruleset {

@@ -43,7 +43,7 @@ pub const RESERVED: &[&str] = &[
 ];
 
 /// The global symbol table.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Symbols {
     map: HashMap<String, (Global, Span)>,
 }

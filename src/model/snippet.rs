@@ -1,0 +1,60 @@
+//! Compiling code written outside a ruleset (scenario programs and
+//! assertions) against a loaded ruleset.
+
+use crate::engine::bytecode::FuncId;
+use crate::lang::ast::{Expr, Stmt};
+use crate::lang::span::Span;
+use crate::model::compile::{Compiler, FnCtx};
+use crate::model::diag::{Diagnostic, Diagnostics};
+use crate::model::ruleset::{Ruleset, Ty};
+
+fn compiler_run<T>(
+    rules: &mut Ruleset,
+    body: impl FnOnce(&mut Compiler, &mut FnCtx) -> T,
+    returns: bool,
+    is_proc: bool,
+    span: Span,
+) -> Result<(FuncId, T), Vec<Diagnostic>> {
+    let mut diags = Diagnostics {
+        sources: rules.sources.clone(),
+        items: Vec::new(),
+    };
+    let vars = rules.vars.clone();
+    let (func, out, choices, messages) = {
+        let mut c = Compiler {
+            diags: &mut diags,
+            kinds: &rules.kinds,
+            params: &rules.params,
+            vars: &vars,
+            symbols: &rules.symbols,
+            sigs: &rules.sigs,
+            choices: std::mem::take(&mut rules.choices),
+            messages: std::mem::take(&mut rules.messages),
+        };
+        let mut f = FnCtx::new(&[], if returns { Ty::Error } else { Ty::Void }, is_proc);
+        let out = body(&mut c, &mut f);
+        let func = f.finish("scenario", 0, span);
+        (func, out, c.choices, c.messages)
+    };
+    rules.choices = choices;
+    rules.messages = messages;
+    if !diags.items.is_empty() {
+        return Err(diags.items);
+    }
+    rules.funcs.push(func);
+    Ok(((rules.funcs.len() - 1) as FuncId, out))
+}
+
+/// Adds a procedure made of `stmts`; returns its id.
+pub fn add_proc(
+    rules: &mut Ruleset,
+    stmts: &[Stmt],
+    span: Span,
+) -> Result<FuncId, Vec<Diagnostic>> {
+    compiler_run(rules, |c, f| c.stmts_body(f, stmts), false, true, span).map(|(id, _)| id)
+}
+
+/// Adds a function computing `e`; returns its id and type.
+pub fn add_expr(rules: &mut Ruleset, e: &Expr) -> Result<(FuncId, Ty), Vec<Diagnostic>> {
+    compiler_run(rules, |c, f| c.value_body(f, e), true, false, e.span)
+}
