@@ -77,8 +77,8 @@ pub enum Command {
         /// Number of players.
         #[arg(long, short = 'p', value_name = "N")]
         players: usize,
-        /// Your seat, counted from 0 (seat 0 plays first and is shown by its
-        /// name, e.g. p1), or a seat name.
+        /// Your seat, counted from 0 (seats are shown by name: seat 0 is the
+        /// first seat name of the ruleset, e.g. p1), or a seat name.
         #[arg(long, value_name = "K", default_value = "0")]
         seat: String,
         /// The game's seed (it drives the rules' randomness and the bots).
