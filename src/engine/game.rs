@@ -244,6 +244,18 @@ impl Game {
         let mut legal = Vec::new();
         let mut refused = Vec::new();
         let options = self.state.vm.options.clone();
+        let names: Vec<String> = options
+            .iter()
+            .map(|(a, v)| self.option_name(*a, *v))
+            .collect();
+        for (i, n) in names.iter().enumerate() {
+            if names[..i].contains(n) {
+                return Err(ApplyError::Runtime(RuntimeError {
+                    message: format!("two options of this choice are both named `{n}`"),
+                    span: self.prompt_span().unwrap_or_default(),
+                }));
+            }
+        }
         for (arm, value) in options {
             let name = self.option_name(arm, value);
             let mut next = self.state.clone();

@@ -492,6 +492,12 @@ fn list_op(
             if item < 0 {
                 return Err(err(span, "cannot push none onto a list"));
             }
+            if st.words[off + 1..off + 1 + len].contains(&item) {
+                return Err(err(
+                    span,
+                    "the item is already in the list (a list holds each item once)",
+                ));
+            }
             if len >= cap {
                 return Err(err(
                     span,

@@ -468,6 +468,16 @@ impl<'a> Compiler<'a> {
                 f.emit(Op::Load(slot), sp);
             }
             let got = self.expr(f, e);
+            let ty = match (&ty, &got) {
+                (Ty::Set(ANY_KIND), Ty::Set(k)) => {
+                    let k = *k;
+                    if let Some(l) = f.locals.iter_mut().rev().find(|l| l.slot == slot) {
+                        l.ty = Ty::Set(k);
+                    }
+                    Ty::Set(k)
+                }
+                _ => ty,
+            };
             self.expect(&ty, &got, e.span, "the assigned value");
             self.arith_assign(f, op, &ty, sp);
             f.emit(Op::Store(slot), sp);
@@ -797,6 +807,11 @@ impl<'a> Compiler<'a> {
                     );
                 }
                 let ty = vd.ty.clone();
+                if let Ty::List(k) = ty {
+                    // A list read as a value is the set of its elements.
+                    f.emit(Op::ListSet(v), sp);
+                    return Ty::Set(k);
+                }
                 f.emit(Op::LoadVar(v), sp);
                 ty
             }
@@ -1151,6 +1166,16 @@ impl<'a> Compiler<'a> {
                             }
                         },
                         _ => {
+                            if !matches!(t, Ty::Ent(_) | Ty::Error | Ty::NoneTy) {
+                                self.err(
+                                    a.span,
+                                    format!(
+                                        "this argument must be an item, but this is {}",
+                                        self.tn(&t)
+                                    ),
+                                    "pass an item of the set's kind",
+                                );
+                            }
                             if let (Some(k), Ty::Ent(k2)) = (set_kind, &t) {
                                 if k != ANY_KIND && k != *k2 {
                                     self.expect(&Ty::Ent(k), &t, a.span, "the item");
@@ -1324,6 +1349,12 @@ impl<'a> Compiler<'a> {
                         sp,
                         format!("cannot compare {} with {}", self.tn(&ta), self.tn(&tb)),
                         "compare values of the same type",
+                    );
+                } else if ta == Ty::Text || tb == Ty::Text {
+                    self.err(
+                        sp,
+                        "texts are for display and cannot be compared",
+                        "compare items or numbers instead",
                     );
                 }
                 f.emit(Op::Bin(op), sp);
