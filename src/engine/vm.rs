@@ -117,20 +117,42 @@ fn set_elems(bits: &[u64]) -> impl Iterator<Item = i64> + '_ {
 /// Runs until a decision, the end, or a failed requirement.
 pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     let mut steps: u64 = 0;
-    loop {
-        let Some(frame) = st.vm.frames.last() else {
-            st.status = Status::Over;
-            return Ok(Exit::Over);
+    let Some(frame) = st.vm.frames.last() else {
+        st.status = Status::Over;
+        return Ok(Exit::Over);
+    };
+    // The running frame is kept in locals; it is written back to the frame
+    // stack only when control leaves it (calls, decisions, failures).
+    let (mut fi, mut pc, mut base) = (frame.func as usize, frame.pc as usize, frame.base as usize);
+    macro_rules! save_pc {
+        () => {
+            if let Some(f) = st.vm.frames.last_mut() {
+                f.pc = pc as u32;
+            }
         };
-        let fi = frame.func as usize;
-        let pc = frame.pc as usize;
-        let base = frame.base as usize;
+    }
+    macro_rules! reload {
+        () => {
+            match st.vm.frames.last() {
+                Some(f) => {
+                    fi = f.func as usize;
+                    pc = f.pc as usize;
+                    base = f.base as usize;
+                }
+                None => {
+                    st.status = Status::Over;
+                    return Ok(Exit::Over);
+                }
+            }
+        };
+    }
+    loop {
         let func = &rules.funcs[fi];
         let Some(op) = func.code.get(pc) else {
             return Err(err(func.span, "ran past the end of a function"));
         };
         let span = func.spans[pc];
-        st.vm.frames.last_mut().expect("frame").pc += 1;
+        pc += 1;
         steps += 1;
         if steps > STEP_LIMIT {
             return Err(err(
@@ -236,15 +258,15 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let a = pop_i!();
                 stack.push(Value::I((a == 0) as i64));
             }
-            Op::Jump(t) => st.vm.frames.last_mut().expect("frame").pc = *t,
+            Op::Jump(t) => pc = *t as usize,
             Op::JumpIf(t) => {
                 if pop_i!() != 0 {
-                    st.vm.frames.last_mut().expect("frame").pc = *t;
+                    pc = *t as usize;
                 }
             }
             Op::JumpIfNot(t) => {
                 if pop_i!() == 0 {
-                    st.vm.frames.last_mut().expect("frame").pc = *t;
+                    pc = *t as usize;
                 }
             }
             Op::Pop => {
@@ -255,7 +277,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 stack.push(v);
             }
             Op::Call(f, argc) => {
+                save_pc!();
                 call(rules, st, *f, *argc as usize, span)?;
+                reload!();
             }
             Op::CallDyn(argc) => {
                 let at = stack.len() - *argc as usize - 1;
@@ -263,7 +287,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 if f < 0 || f as usize >= rules.funcs.len() {
                     return Err(err(span, "call of `none`: no procedure here"));
                 }
+                save_pc!();
                 call(rules, st, f as u32, *argc as usize, span)?;
+                reload!();
             }
             Op::Ret => {
                 let result = if func.returns { stack.pop() } else { None };
@@ -272,6 +298,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 if let Some(r) = result {
                     st.vm.stack.push(r);
                 }
+                reload!();
             }
             Op::KindSize(k) => {
                 let n = if *k == PLAYER {
@@ -382,6 +409,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         format!("decision asked of a player who is not seated ({p})"),
                     ));
                 }
+                save_pc!();
                 st.status = Status::Waiting {
                     choice: *c,
                     player: p as usize,
@@ -390,10 +418,14 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::Require(m) => {
                 if pop_i!() == 0 {
+                    save_pc!();
                     return Ok(Exit::Failed(*m));
                 }
             }
-            Op::Fail(m) => return Ok(Exit::Failed(*m)),
+            Op::Fail(m) => {
+                save_pc!();
+                return Ok(Exit::Failed(*m));
+            }
             Op::Halt => {
                 st.vm.frames.clear();
                 st.status = Status::Over;

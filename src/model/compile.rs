@@ -32,6 +32,10 @@ pub struct Compiler<'a> {
     pub choices: Vec<ChoiceDef>,
     /// Failure messages found so far.
     pub messages: Vec<(String, Span)>,
+    /// The bodies of pure functions, by function id, for inlining calls.
+    pub fn_bodies: &'a [Option<&'a Expr>],
+    /// Functions being inlined (no recursion into them).
+    pub inlining: Vec<u32>,
 }
 
 struct Local {
@@ -1297,8 +1301,55 @@ impl<'a> Compiler<'a> {
             let t = self.expr(f, a);
             self.expect(pt, &t, a.span, &format!("argument `{pname}`"));
         }
+        if self.try_inline(f, fid, &sig, sp) {
+            return sig.ret;
+        }
         f.emit(Op::Call(fid, args.len() as u8), sp);
         sig.ret
+    }
+
+    /// Compiles a call of a pure function in place of `Call`, its
+    /// arguments (already on the stack) bound to fresh locals. The caller's
+    /// names are hidden while the body compiles; mistakes in the body were
+    /// reported when the function itself was compiled.
+    fn try_inline(&mut self, f: &mut FnCtx, fid: u32, sig: &Sig, sp: Span) -> bool {
+        let Some(Some(body)) = self.fn_bodies.get(fid as usize).copied() else {
+            return false;
+        };
+        if sig.is_proc || self.inlining.len() >= 4 || self.inlining.contains(&fid) {
+            return false;
+        }
+        let slots: Vec<u16> = sig.params.iter().map(|_| f.temp()).collect();
+        for slot in slots.iter().rev() {
+            f.emit(Op::Store(*slot), sp);
+        }
+        let hidden: Vec<String> = f
+            .locals
+            .iter_mut()
+            .map(|l| std::mem::take(&mut l.name))
+            .collect();
+        let mark = f.locals.len();
+        for ((pname, pty), slot) in sig.params.iter().zip(&slots) {
+            f.locals.push(Local {
+                name: pname.clone(),
+                ty: pty.clone(),
+                slot: *slot,
+            });
+        }
+        let scratch = Diagnostics {
+            sources: self.diags.sources.clone(),
+            items: Vec::new(),
+        };
+        let saved = std::mem::replace(&mut *self.diags, scratch);
+        self.inlining.push(fid);
+        self.expr(f, body);
+        self.inlining.pop();
+        *self.diags = saved;
+        f.locals.truncate(mark);
+        for (l, name) in f.locals.iter_mut().zip(hidden) {
+            l.name = name;
+        }
+        true
     }
 
     fn binary(&mut self, f: &mut FnCtx, op: BinOp, a: &Expr, b: &Expr, sp: Span) -> Ty {

@@ -1083,6 +1083,17 @@ impl Builder {
         let mut choices;
         let mut messages;
         {
+            let fn_bodies: Vec<Option<&ast::Expr>> = self
+                .bodies
+                .iter()
+                .map(|b| match b {
+                    Body::Fn(fi, ii) => match &rules[*fi].ast.items[*ii] {
+                        ast::Item::Fn(d) => Some(&d.body),
+                        _ => None,
+                    },
+                    Body::Proc(..) => None,
+                })
+                .collect();
             let mut c = Compiler {
                 diags: &mut self.diags,
                 kinds: &self.kinds,
@@ -1092,6 +1103,8 @@ impl Builder {
                 sigs: &self.sigs,
                 choices: Vec::new(),
                 messages: Vec::new(),
+                fn_bodies: &fn_bodies,
+                inlining: Vec::new(),
             };
             for (fid, body) in self.bodies.iter().enumerate() {
                 let sig = self.sigs[fid].clone();

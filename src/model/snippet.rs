@@ -30,6 +30,8 @@ fn compiler_run<T>(
             sigs: &rules.sigs,
             choices: std::mem::take(&mut rules.choices),
             messages: std::mem::take(&mut rules.messages),
+            fn_bodies: &[],
+            inlining: Vec::new(),
         };
         let mut f = FnCtx::new(&[], if returns { Ty::Error } else { Ty::Void }, is_proc);
         let out = body(&mut c, &mut f);
