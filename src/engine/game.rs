@@ -65,6 +65,7 @@ pub enum ApplyError {
     Runtime(RuntimeError),
 }
 
+#[derive(Clone)]
 struct Pending {
     legal: Vec<(Decision, State)>,
     refused: Vec<Refused>,
@@ -89,7 +90,8 @@ impl Outcome {
     }
 }
 
-/// A game being played.
+/// A game being played. Cloning copies the whole position (search bots).
+#[derive(Clone)]
 pub struct Game {
     rules: Arc<Ruleset>,
     state: State,
