@@ -21,7 +21,32 @@ pub struct SyntaxError {
     pub expected: Vec<String>,
     /// What was found instead.
     pub found: String,
+    /// A more precise caret label, help line or note, when known.
+    pub detail: Option<Box<SyntaxDetail>>,
 }
+
+/// What a syntax error can say beyond "expected X, found Y".
+#[derive(Debug, Clone, Default)]
+pub struct SyntaxDetail {
+    /// The caret label, when more precise than "unexpected here".
+    pub label: Option<String>,
+    /// The help line, when more precise than "write <expected> here".
+    pub help: Option<String>,
+    /// Another place worth showing (e.g. the `{` left open).
+    pub note: Option<(Span, String)>,
+}
+
+/// Parses `text` as `rule`; on failure, parses again collecting the literal
+/// tokens (`;`, `}`...) that would have been accepted, for a better message.
+fn parse_rule(rule: Rule, text: &str) -> Result<pest::iterators::Pairs<'_, Rule>, Error> {
+    RulesParser::parse(rule, text).map_err(|e| {
+        // Set once and never cleared: tests parse on several threads.
+        pest::set_error_detail(true);
+        RulesParser::parse(rule, text).err().unwrap_or(e)
+    })
+}
+
+type Error = pest::error::Error<Rule>;
 
 /// Maps byte offsets of the parsed text to offsets of the source file
 /// (identity for whole files, a shift or a line map for text inside YAML).
@@ -49,7 +74,7 @@ impl Ctx<'_> {
 pub fn parse_file(file: u32, text: &str) -> Result<File, SyntaxError> {
     let map = |o| o;
     let ctx = Ctx { file, map: &map };
-    let pairs = RulesParser::parse(Rule::file, text).map_err(|e| syntax_error(&ctx, text, e))?;
+    let pairs = parse_rule(Rule::file, text).map_err(|e| syntax_error(&ctx, text, e))?;
     let mut items = Vec::new();
     for pair in pairs.flatten().take(1) {
         for item in pair.into_inner() {
@@ -68,8 +93,7 @@ pub fn parse_file(file: u32, text: &str) -> Result<File, SyntaxError> {
 /// Parses one expression (text embedded elsewhere, e.g. in YAML).
 pub fn parse_expr(file: u32, text: &str, map: OffsetMap) -> Result<Expr, SyntaxError> {
     let ctx = Ctx { file, map };
-    let mut pairs =
-        RulesParser::parse(Rule::expr_only, text).map_err(|e| syntax_error(&ctx, text, e))?;
+    let mut pairs = parse_rule(Rule::expr_only, text).map_err(|e| syntax_error(&ctx, text, e))?;
     let top = pairs.next().expect("expr_only has one pair");
     let inner = top.into_inner().next().expect("expr_only holds an expr");
     Ok(expr(&ctx, inner))
@@ -78,8 +102,7 @@ pub fn parse_expr(file: u32, text: &str, map: OffsetMap) -> Result<Expr, SyntaxE
 /// Parses a list of statements (scenario programs).
 pub fn parse_stmts(file: u32, text: &str, map: OffsetMap) -> Result<Vec<Stmt>, SyntaxError> {
     let ctx = Ctx { file, map };
-    let mut pairs =
-        RulesParser::parse(Rule::stmts_only, text).map_err(|e| syntax_error(&ctx, text, e))?;
+    let mut pairs = parse_rule(Rule::stmts_only, text).map_err(|e| syntax_error(&ctx, text, e))?;
     let top = pairs.next().expect("stmts_only has one pair");
     Ok(top
         .into_inner()
@@ -91,24 +114,15 @@ pub fn parse_stmts(file: u32, text: &str, map: OffsetMap) -> Result<Vec<Stmt>, S
 /// Parses a type (field types written in YAML).
 pub fn parse_type(file: u32, text: &str, map: OffsetMap) -> Result<TypeExpr, SyntaxError> {
     let ctx = Ctx { file, map };
-    // `proc` is a keyword, so the grammar's `ident` alternative of
-    // `type_expr` rejects it; accept the bare type here until the grammar
-    // lists `kw_proc` as a type.
-    let trimmed = text.trim();
-    if trimmed == "proc" {
-        let start = text.len() - text.trim_start().len();
-        return Ok(TypeExpr::Name(Ident {
-            name: "proc".into(),
-            span: Span::new(file, map(start), map(start + 4)),
-        }));
-    }
-    let mut pairs =
-        RulesParser::parse(Rule::type_only, text).map_err(|e| syntax_error(&ctx, text, e))?;
+    let mut pairs = parse_rule(Rule::type_only, text).map_err(|e| syntax_error(&ctx, text, e))?;
     let top = pairs.next().expect("type_only has one pair");
     Ok(type_expr(&ctx, top.into_inner().next().expect("a type")))
 }
 
-fn syntax_error(ctx: &Ctx, text: &str, e: pest::error::Error<Rule>) -> SyntaxError {
+/// Punctuation worth naming in a syntax error.
+const PUNCT: &[&str] = &[";", "}", ")", "]", ",", "{", "=", ":", "=>", "->", "("];
+
+fn syntax_error(ctx: &Ctx, text: &str, e: Error) -> SyntaxError {
     let pos = match e.location {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
@@ -126,17 +140,92 @@ fn syntax_error(ctx: &Ctx, text: &str, e: pest::error::Error<Rule>) -> SyntaxErr
             .collect(),
         pest::error::ErrorVariant::CustomError { message } => vec![message.clone()],
     };
+    let punct: Vec<String> = e
+        .parse_attempts()
+        .filter(|a| a.max_position == pos)
+        .map(|a| {
+            a.expected_tokens()
+                .iter()
+                .map(|t| t.to_string())
+                .filter(|t| PUNCT.contains(&t.as_str()))
+                .collect()
+        })
+        .unwrap_or_default();
+    expected.extend(punct.iter().map(|t| format!("`{t}`")));
     expected.sort();
     expected.dedup();
-    SyntaxError {
-        span: Span::new(ctx.file, (ctx.map)(pos), (ctx.map)(end)),
+    let span = |a: usize, b: usize| Span::new(ctx.file, (ctx.map)(a), (ctx.map)(b));
+    let found = if found.is_empty() {
+        "the end of the text".to_string()
+    } else {
+        format!("`{found}`")
+    };
+    let mut err = SyntaxError {
+        span: span(pos, end),
         expected,
-        found: if found.is_empty() {
-            "the end of the text".into()
-        } else {
-            format!("`{found}`")
-        },
+        found,
+        detail: None,
+    };
+    let before = text[..pos].trim_end();
+    let has = |t: &str| punct.iter().any(|p| p == t);
+    let starts_item = ["var", "private", "hidden", "fn", "proc", "score"]
+        .iter()
+        .any(|k| text[pos..].starts_with(k))
+        || pos >= text.len();
+    let open = if starts_item {
+        unclosed_brace(&text[..pos])
+    } else {
+        None
+    };
+    if let Some(open) = open {
+        // A block left open: the next item (or the end) comes first.
+        err.expected = vec!["`}`".into()];
+        err.detail = Some(Box::new(SyntaxDetail {
+            label: Some("expected `}` before this".into()),
+            help: Some("close the block with `}`".into()),
+            note: Some((span(open, open + 1), "this `{` is never closed".into())),
+        }));
+    } else if has(";") && text[before.len()..pos].contains('\n') && !before.is_empty() {
+        // A statement or declaration ends without `;` at the end of a line.
+        let at = before.len();
+        err.span = span(at, at);
+        err.expected = vec!["`;`".into()];
+        err.detail = Some(Box::new(SyntaxDetail {
+            label: Some("`;` missing here".into()),
+            help: Some("end the statement with `;`".into()),
+            note: None,
+        }));
     }
+    err
+}
+
+/// The offset of the last `{` left open in `text` (skipping comments and strings).
+fn unclosed_brace(text: &str) -> Option<usize> {
+    let mut open = Vec::new();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += 1;
+                }
+            }
+            b'{' => open.push(i),
+            b'}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    open.pop()
 }
 
 /// The human name of a grammar rule, used in syntax errors.
@@ -346,10 +435,6 @@ fn type_expr(ctx: &Ctx, pair: Pair<Rule>) -> TypeExpr {
     match inner.as_rule() {
         Rule::ident => TypeExpr::Name(ctx.ident(inner)),
         Rule::proc_type => TypeExpr::Name(Ident {
-            name: "proc".into(),
-            span,
-        }),
-        Rule::kw_proc => TypeExpr::Name(Ident {
             name: "proc".into(),
             span,
         }),

@@ -79,6 +79,15 @@ fn scalar_end(text: &str, start: usize) -> usize {
     if let Some(pos) = line.find(" #") {
         end = pos;
     }
+    // A mapping key ends at its colon (plain scalars cannot hold `: `).
+    if !line.starts_with(['"', '\'', '{', '[']) {
+        if let Some(pos) = line.find(": ") {
+            end = end.min(pos);
+        }
+        if line[..end].trim_end().ends_with(':') {
+            end = line[..end].trim_end().len() - 1;
+        }
+    }
     for stop in [',', '}', ']'] {
         if !line.starts_with('{') && !line.starts_with('[') {
             if let Some(pos) = line.find(stop) {
@@ -166,8 +175,11 @@ pub fn from_node<T: for<'de> Deserialize<'de>>(
             let inner = e.into_inner();
             let d = match &inner {
                 marked_yaml::Error::UnknownFieldError(field, expected, _) => {
+                    // Point at the key itself rather than at its mapping.
+                    let span =
+                        find_key(node, field, span.start as usize, file, text).unwrap_or(span);
                     let help = did_you_mean(field, expected.iter().copied()).unwrap_or_else(|| {
-                        format!("the fields of {what} are: {}", expected.join(", "))
+                        format!("the fields allowed here are: {}", expected.join(", "))
                     });
                     Diagnostic::new(span, format!("unknown field `{field}` in {what}"))
                         .label("not a field here")
@@ -188,6 +200,39 @@ pub fn from_node<T: for<'de> Deserialize<'de>>(
             None
         }
     }
+}
+
+/// The span of the key `name` in the mapping starting at byte `at` (or, failing
+/// that, in any mapping) of a node tree.
+fn find_key(node: &Node, name: &str, at: usize, file: u32, text: &str) -> Option<Span> {
+    fn walk<'n>(node: &'n Node, out: &mut Vec<&'n marked_yaml::types::MarkedMappingNode>) {
+        match node {
+            Node::Mapping(m) => {
+                out.push(m);
+                for v in m.values() {
+                    walk(v, out);
+                }
+            }
+            Node::Sequence(s) => s.iter().for_each(|v| walk(v, out)),
+            Node::Scalar(_) => {}
+        }
+    }
+    let mut maps = Vec::new();
+    walk(node, &mut maps);
+    let start = |m: &marked_yaml::types::MarkedMappingNode| {
+        m.span()
+            .start()
+            .map(|p| offset_of(text, p.line(), p.column()))
+    };
+    let key_in = |m: &marked_yaml::types::MarkedMappingNode| {
+        m.keys()
+            .find(|k| k.as_str() == name)
+            .map(|k| node_span(file, text, k.span()))
+    };
+    maps.iter()
+        .filter(|m| start(m) == Some(at))
+        .find_map(|m| key_in(m))
+        .or_else(|| maps.iter().find_map(|m| key_in(m)))
 }
 
 /// The files making a ruleset, in load order.

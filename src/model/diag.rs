@@ -58,7 +58,12 @@ pub fn did_you_mean<'a>(
 ) -> Option<String> {
     let mut best: Option<(f64, &str)> = None;
     for c in candidates {
-        let score = strsim::jaro_winkler(name, c);
+        let mut score = strsim::jaro_winkler(name, c);
+        // One typo in a short name (`mx` for `max`) scores low on
+        // Jaro-Winkler; count it as close.
+        if score <= 0.8 && name.len() >= 2 && strsim::damerau_levenshtein(name, c) == 1 {
+            score = 0.81;
+        }
         if score > 0.8 && best.is_none_or(|(s, _)| score > s) {
             best = Some((score, c));
         }

@@ -149,6 +149,11 @@ pub fn load(dir: &Path, variants: &[String]) -> Result<Ruleset, LoadError> {
             ),
         }
     }
+    // A file that is missing or cannot be parsed makes every later check
+    // report names it would have defined: stop at its own diagnostics.
+    if !diags.is_empty() {
+        return Err(LoadError::Invalid(diags));
+    }
     let mut b = Builder {
         diags,
         symbols: Symbols::default(),
@@ -213,12 +218,21 @@ pub fn syntax_diag(e: parser::SyntaxError) -> Diagnostic {
             e.expected[n - 1]
         ),
     };
-    Diagnostic::new(
+    let detail = e.detail.map(|d| *d).unwrap_or_default();
+    let mut d = Diagnostic::new(
         e.span,
         format!("syntax error: expected {expected}, found {}", e.found),
     )
-    .label("unexpected here")
-    .help(format!("write {expected} here"))
+    .label(detail.label.unwrap_or_else(|| "unexpected here".into()))
+    .help(
+        detail
+            .help
+            .unwrap_or_else(|| format!("write {expected} here")),
+    );
+    if let Some((span, text)) = detail.note {
+        d = d.note(span, text);
+    }
+    d
 }
 
 struct Builder {
@@ -1183,9 +1197,10 @@ impl Builder {
                 None => {
                     c.diags.push(
                         Diagnostic::new(
-                            Span::new(game_file, 0, 0),
+                            node_span(game_file, game_text, game.name.span()),
                             "the ruleset has no score declaration",
                         )
+                        .label("this ruleset")
                         .help("add `score(p) = points[p];` to a .rules file"),
                     );
                 }
@@ -1202,9 +1217,10 @@ impl Builder {
             _ => {
                 self.diags.push(
                     Diagnostic::new(
-                        Span::new(game_file, 0, 0),
+                        node_span(game_file, game_text, game.name.span()),
                         "the ruleset has no `proc main()`",
                     )
+                    .label("this ruleset")
                     .help("add `proc main() { ... }`: the game program, from setup to the end"),
                 );
                 None
