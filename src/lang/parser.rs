@@ -127,11 +127,7 @@ fn syntax_error(ctx: &Ctx, text: &str, e: Error) -> SyntaxError {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     };
-    let found: String = text[pos..]
-        .chars()
-        .take_while(|c| !c.is_whitespace())
-        .take(20)
-        .collect();
+    let found = token_at(&text[pos..]);
     let end = pos + found.len().max(1).min(text.len().saturating_sub(pos));
     let mut expected: Vec<String> = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => positives
@@ -155,6 +151,7 @@ fn syntax_error(ctx: &Ctx, text: &str, e: Error) -> SyntaxError {
     expected.sort();
     expected.dedup();
     let span = |a: usize, b: usize| Span::new(ctx.file, (ctx.map)(a), (ctx.map)(b));
+    let found_text = found.clone();
     let found = if found.is_empty() {
         "the end of the text".to_string()
     } else {
@@ -177,6 +174,10 @@ fn syntax_error(ctx: &Ctx, text: &str, e: Error) -> SyntaxError {
     } else {
         None
     };
+    let found = found_text;
+    let unterminated = found.starts_with('"') && !found[1..].contains('"');
+    let is_keyword = RulesParser::parse(Rule::keyword, &found)
+        .is_ok_and(|p| p.as_str() == found && !found.is_empty());
     if let Some(open) = open {
         // A block left open: the next item (or the end) comes first.
         err.expected = vec!["`}`".into()];
@@ -184,6 +185,20 @@ fn syntax_error(ctx: &Ctx, text: &str, e: Error) -> SyntaxError {
             label: Some("expected `}` before this".into()),
             help: Some("close the block with `}`".into()),
             note: Some((span(open, open + 1), "this `{` is never closed".into())),
+        }));
+    } else if unterminated {
+        err.detail = Some(Box::new(SyntaxDetail {
+            label: Some("this string is never closed".into()),
+            help: Some("end the string with `\"`".into()),
+            note: None,
+        }));
+    } else if is_keyword && err.expected.iter().any(|e| e == "a name") {
+        err.detail = Some(Box::new(SyntaxDetail {
+            label: Some(format!("`{found}` is a keyword")),
+            help: Some(format!(
+                "keywords cannot be used as names: rename it (e.g. `{found}_`)"
+            )),
+            note: None,
         }));
     } else if has(";") && text[before.len()..pos].contains('\n') && !before.is_empty() {
         // A statement or declaration ends without `;` at the end of a line.
@@ -197,6 +212,28 @@ fn syntax_error(ctx: &Ctx, text: &str, e: Error) -> SyntaxError {
         }));
     }
     err
+}
+
+/// The token at the start of `text`: a word, a string (to the end of its
+/// line), a two-character operator or one character.
+fn token_at(text: &str) -> String {
+    let line = text.split('\n').next().unwrap_or("");
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    match line.chars().next() {
+        None => String::new(),
+        Some(c) if word(c) => line.chars().take_while(|&c| word(c)).take(30).collect(),
+        Some('"') => match line[1..].find('"') {
+            Some(i) => line[..i + 2].chars().take(30).collect(),
+            None => line.trim_end().chars().take(30).collect(),
+        },
+        Some(c) => {
+            const OPS: &[&str] = &["=>", "->", "==", "!=", "<=", ">=", "+=", "-=", "..", "//"];
+            match OPS.iter().find(|op| line.starts_with(**op)) {
+                Some(op) => op.to_string(),
+                None => c.to_string(),
+            }
+        }
+    }
 }
 
 /// The offset of the last `{` left open in `text` (skipping comments and strings).
