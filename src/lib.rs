@@ -13,3 +13,4 @@ pub mod lang;
 pub mod model;
 pub mod scenario;
 pub mod sim;
+pub mod translate;

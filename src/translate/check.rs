@@ -1,0 +1,710 @@
+//! Checking a rulebook against a ruleset: find each claim's passage, read
+//! its numbers, compare them with the values of the rule facts, and list
+//! the numeric statements near glossary terms that no claim covers.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+
+use crate::engine::state::State;
+use crate::engine::Game;
+use crate::lang::parser;
+use crate::lang::span::Span;
+use crate::model::diag::{Diagnostic, Diagnostics};
+use crate::model::ruleset::{Ruleset, Ty};
+use crate::model::snippet;
+use crate::translate::claims::{Claim, I18n};
+use crate::translate::matcher::{self, Pat};
+use crate::translate::text::{line_of, tokenize, Token};
+
+/// Evaluates references (expressions of the rules language) on the
+/// initial state of a ruleset.
+pub struct Evaluator {
+    rules: Ruleset,
+    states: HashMap<usize, State>,
+    cache: HashMap<(String, usize), Result<i64, String>>,
+}
+
+impl Evaluator {
+    /// An evaluator over a loaded ruleset.
+    pub fn new(rules: Ruleset) -> Evaluator {
+        Evaluator {
+            rules,
+            states: HashMap::new(),
+            cache: HashMap::new(),
+        }
+    }
+
+    /// The ruleset's maximum player count.
+    pub fn max_players(&self) -> usize {
+        self.rules.max_players
+    }
+
+    /// Registers a source file (a language file) for spans in diagnostics.
+    pub fn add_source(&mut self, name: &str, text: &str) -> u32 {
+        self.rules.sources.add(name.to_string(), text)
+    }
+
+    /// The sources known to the ruleset (its files and those added).
+    pub fn sources(&self) -> &crate::lang::span::SourceMap {
+        &self.rules.sources
+    }
+
+    /// The value of `expr` with `players` seated. `at` is where the
+    /// expression's text starts in source `file` (for diagnostics).
+    pub fn value(
+        &mut self,
+        expr: &str,
+        players: usize,
+        file: u32,
+        at: usize,
+    ) -> Result<i64, Vec<Diagnostic>> {
+        let key = (expr.to_string(), players);
+        if let Some(r) = self.cache.get(&key) {
+            return r.clone().map_err(|_| Vec::new());
+        }
+        let map = move |o: usize| at + o;
+        let parsed = parser::parse_expr(file, expr, &map).map_err(|e| {
+            vec![Diagnostic::new(e.span, format!("invalid reference: expected {}, found {}", e.expected.join(" or "), e.found))
+                .help("a reference is an expression of the rules language (docs/LANGUAGE.md), e.g. `feed_cost` or `farm_all.cost[wood]`")]
+        });
+        let r = parsed.and_then(|e| self.eval_parsed(&e, players, file, at, expr));
+        self.cache
+            .insert(key, r.as_ref().map(|v| *v).map_err(|_| String::new()));
+        r
+    }
+
+    fn eval_parsed(
+        &mut self,
+        e: &crate::lang::ast::Expr,
+        players: usize,
+        file: u32,
+        at: usize,
+        expr: &str,
+    ) -> Result<i64, Vec<Diagnostic>> {
+        let span = Span::new(file, at, at + expr.len());
+        let (f, ty) = snippet::add_expr(&mut self.rules, e)?;
+        if !matches!(ty, Ty::Int | Ty::Bool) {
+            return Err(vec![Diagnostic::new(span, "a reference must be a number")
+                .help(
+                    "refer to an integer: a parameter, a field, a table entry, a count",
+                )]);
+        }
+        if !(self.rules.min_players..=self.rules.max_players).contains(&players) {
+            return Err(vec![Diagnostic::new(
+                span,
+                format!("the ruleset is not for {players} players"),
+            )
+            .help(format!(
+                "use `players:` between {} and {}",
+                self.rules.min_players, self.rules.max_players
+            ))]);
+        }
+        if !self.states.contains_key(&players) {
+            let st = Game::initial_state(&self.rules, players, 1).map_err(|e| {
+                vec![Diagnostic::new(
+                    span,
+                    format!("cannot set up the game: {e}"),
+                )]
+            })?;
+            self.states.insert(players, st);
+        }
+        let st = self.states.get_mut(&players).expect("inserted");
+        crate::engine::vm::eval(&self.rules, st, f, Vec::new())
+            .map(|v| v.int())
+            .map_err(|e| {
+                vec![
+                    Diagnostic::new(span, format!("cannot evaluate: {}", e.message))
+                        .help("the reference is evaluated on the initial state of the game"),
+                ]
+            })
+    }
+}
+
+/// The outcome of one claim, or one uncovered statement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// The text states the rules' value.
+    Confirmed,
+    /// The text states another value.
+    Contradicted,
+    /// The passage was not found.
+    NotFound,
+    /// A finding the language file expects, with a reason.
+    Expected,
+    /// An expected finding that no longer occurs (the claim now confirms).
+    Stale,
+    /// Numbers acknowledged as stating no rule fact.
+    Noted,
+    /// A numeric statement near a glossary term that no claim covers.
+    Uncovered,
+}
+
+/// One line of the report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    /// What happened.
+    pub status: Status,
+    /// 1-based line in the rulebook (0 for a passage not found).
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// The passage (the anchor's words as the rulebook has them).
+    pub passage: String,
+    /// The anchor of the claim.
+    pub anchor: Option<String>,
+    /// The rule fact.
+    #[serde(rename = "ref")]
+    pub reference: Option<String>,
+    /// Players the fact was evaluated for.
+    pub players: Option<usize>,
+    /// The number the rulebook states.
+    pub text_value: Option<i64>,
+    /// The ruleset's value.
+    pub rule_value: Option<i64>,
+    /// The base ruleset's value, when variants are applied and it differs.
+    pub base_value: Option<i64>,
+    /// Whether the variants make this passage false (it agrees with the base).
+    pub changed_by_variant: bool,
+    /// The reason of an expected finding or a note.
+    pub reason: Option<String>,
+    /// One sentence.
+    pub message: String,
+    /// Byte range of the number (or passage) in the rulebook.
+    #[serde(skip)]
+    pub span: Option<(usize, usize)>,
+}
+
+/// Counts of the report.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    /// Facts confirmed.
+    pub confirmed: usize,
+    /// Facts contradicted.
+    pub contradicted: usize,
+    /// Claims whose passage was not found.
+    pub not_found: usize,
+    /// Expected findings.
+    pub expected: usize,
+    /// Expected findings that no longer occur.
+    pub stale: usize,
+    /// Numbers noted as no rule fact.
+    pub noted: usize,
+    /// Passages the variants make false.
+    pub changed_by_variant: usize,
+    /// Numeric statements found (near glossary terms, or claimed).
+    pub statements: usize,
+    /// Of those, covered by a claim.
+    pub covered: usize,
+    /// Numeric statements no claim covers.
+    pub uncovered: usize,
+    /// covered / statements, in percent.
+    pub coverage: f64,
+}
+
+/// The result of checking one rulebook.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// The rulebook's name.
+    pub rulebook: String,
+    /// Its language.
+    pub lang: String,
+    /// The variants applied.
+    pub variants: Vec<String>,
+    /// Claims' outcomes, in rulebook order, then the uncovered statements.
+    pub findings: Vec<Finding>,
+    /// The counts.
+    pub summary: Summary,
+    /// The miette diagnostics (contradictions, passages not found,
+    /// variant changes, mistakes in the language file).
+    #[serde(skip)]
+    pub diagnostics: Diagnostics,
+    /// Mistakes in the language file (references that do not resolve).
+    #[serde(skip)]
+    pub invalid: usize,
+}
+
+impl Report {
+    /// Whether anything is contradicted, missing or invalid.
+    pub fn failed(&self) -> bool {
+        self.summary.contradicted > 0 || self.summary.not_found > 0 || self.invalid > 0
+    }
+}
+
+/// The rulebook to check.
+pub struct Book<'a> {
+    /// Display name (file:line:col uses it).
+    pub name: &'a str,
+    /// Its text.
+    pub text: &'a str,
+}
+
+fn excerpt(src: &str, a: usize, b: usize) -> String {
+    let s: String = src[a..b].split_whitespace().collect::<Vec<_>>().join(" ");
+    if s.chars().count() > 80 {
+        let t: String = s.chars().take(77).collect();
+        format!("{t}...")
+    } else {
+        s
+    }
+}
+
+fn col_of(src: &str, offset: usize) -> usize {
+    let before = &src[..offset.min(src.len())];
+    before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1
+}
+
+struct Glossary {
+    exact: HashSet<String>,
+    prefixes: Vec<String>,
+    phrases: Vec<Vec<Pat>>,
+}
+
+impl Glossary {
+    fn new(i18n: &I18n) -> Glossary {
+        let mut g = Glossary {
+            exact: HashSet::new(),
+            prefixes: Vec::new(),
+            phrases: Vec::new(),
+        };
+        for words in i18n.file.glossary.values() {
+            for w in words {
+                let pats = matcher::compile(w);
+                match pats.as_slice() {
+                    [Pat::Word {
+                        text,
+                        prefix: false,
+                    }] => {
+                        g.exact.insert(text.clone());
+                    }
+                    [Pat::Word { text, prefix: true }] => g.prefixes.push(text.clone()),
+                    [] => {}
+                    _ => g.phrases.push(pats),
+                }
+            }
+        }
+        g
+    }
+
+    /// Marks the tokens that are glossary words.
+    fn mark(&self, tokens: &[Token]) -> Vec<bool> {
+        let mut m: Vec<bool> = tokens
+            .iter()
+            .map(|t| {
+                t.num.is_none()
+                    && (self.exact.contains(&t.norm)
+                        || self.prefixes.iter().any(|p| t.norm.starts_with(p.as_str())))
+            })
+            .collect();
+        for p in &self.phrases {
+            for hit in matcher::find_all(tokens, p, 0, tokens.len()) {
+                for x in m.iter_mut().take(hit.last + 1).skip(hit.first) {
+                    *x = true;
+                }
+            }
+        }
+        m
+    }
+}
+
+/// How far (in tokens) a number may be from a glossary word to count as a
+/// numeric statement.
+pub const NEAR: usize = 3;
+
+/// Checks a rulebook. `rules` is the ruleset with the variants applied;
+/// `base`, when variants are applied, the ruleset without them.
+pub fn check(
+    rules: &mut Evaluator,
+    mut base: Option<&mut Evaluator>,
+    i18n: &I18n,
+    book: &Book,
+    variants: &[String],
+) -> Report {
+    let i18n_file = rules.add_source(&i18n.name, &i18n.text);
+    let base_file = base.as_mut().map(|b| b.add_source(&i18n.name, &i18n.text));
+    let mut diags = Diagnostics {
+        sources: rules.sources().clone(),
+        items: Vec::new(),
+    };
+    let book_file = diags.sources.add(book.name.to_string(), book.text);
+    let src = book.text;
+    let tokens = tokenize(src, &i18n.numbers);
+    let players_default = i18n.file.players.unwrap_or(rules.max_players());
+    let mut findings = Vec::new();
+    let mut invalid = 0;
+    let mut used: HashSet<usize> = HashSet::new();
+    let mut covered: HashSet<usize> = HashSet::new();
+    let mut summary = Summary::default();
+    let bspan = |a: usize, b: usize| Span::new(book_file, a, b);
+
+    // Passages that are not rules.
+    let mut skipped = vec![false; tokens.len()];
+    for s in &i18n.file.skip {
+        let from = matcher::find_all(&tokens, &matcher::compile(&s.from), 0, tokens.len());
+        let Some(f) = from.first() else {
+            invalid += 1;
+            diags.push(
+                Diagnostic::new(i18n.span(i18n_file, &s.from), "skipped passage not found")
+                    .help("anchor the start of the passage with a few of its words"),
+            );
+            continue;
+        };
+        let to = matcher::find_all(&tokens, &matcher::compile(&s.to), f.first, tokens.len());
+        let Some(t) = to.iter().min_by_key(|m| m.first) else {
+            invalid += 1;
+            diags.push(
+                Diagnostic::new(
+                    i18n.span(i18n_file, &s.to),
+                    "end of skipped passage not found",
+                )
+                .help("anchor the end of the passage with a few of its words"),
+            );
+            continue;
+        };
+        for x in skipped.iter_mut().take(t.last + 1).skip(f.first) {
+            *x = true;
+        }
+    }
+
+    for claim in &i18n.file.claims {
+        let at_span = i18n.span(i18n_file, &claim.at);
+        let pats = matcher::compile(&claim.at);
+        let from = match &claim.after {
+            Some(a) => {
+                let m = matcher::find_all(&tokens, &matcher::compile(a), 0, tokens.len());
+                match m.iter().map(|m| m.last + 1).min() {
+                    Some(x) => x,
+                    None => tokens.len(),
+                }
+            }
+            None => 0,
+        };
+        let found = pick(
+            &matcher::find_all(&tokens, &pats, from, tokens.len()),
+            &used,
+        );
+        let facts = claim.facts();
+        let players = claim.players.unwrap_or(players_default);
+        let expect = claim.expect.as_ref().map(|e| e.as_str().to_string());
+        let Some(m) = found else {
+            let (status, message) = if expect.as_deref() == Some("not_found") {
+                summary.expected += 1;
+                (Status::Expected, "passage not found (expected)".to_string())
+            } else {
+                summary.not_found += 1;
+                diags.push(
+                    Diagnostic::new(at_span, format!("passage not found in {}", book.name))
+                        .label("this anchor")
+                        .help("anchors match word by word, whatever the accents; check the words against the rulebook, or add `after:` to search later"),
+                );
+                (Status::NotFound, "passage not found".to_string())
+            };
+            findings.push(Finding {
+                status,
+                line: 0,
+                column: 0,
+                passage: String::new(),
+                anchor: Some(claim.at.as_str().to_string()),
+                reference: facts.first().map(|f| f.as_str().to_string()),
+                players: Some(players),
+                text_value: None,
+                rule_value: None,
+                base_value: None,
+                changed_by_variant: false,
+                reason: claim.reason.clone(),
+                message,
+                span: None,
+            });
+            continue;
+        };
+        let pstart = tokens[m.first].start;
+        let pend = tokens[m.last].end;
+        let passage = excerpt(src, pstart, pend);
+        for i in m.first..=m.last {
+            used.insert(i);
+        }
+        covered.extend(m.nums.iter().copied());
+        covered.extend(m.lits.iter().copied());
+        // Numbers read: the #s, then the numbers after the passage.
+        let mut read: Vec<usize> = m.nums.clone();
+        let mut k = m.last + 1;
+        while read.len() < facts.len() && k < tokens.len() && k <= m.last + 12 {
+            if tokens[k].num.is_some() {
+                read.push(k);
+                covered.insert(k);
+            }
+            k += 1;
+        }
+        if claim.note.is_some() && facts.is_empty() {
+            summary.noted += m.nums.len().max(1);
+            let (a, b) = m
+                .nums
+                .first()
+                .map_or((pstart, pend), |i| (tokens[*i].start, tokens[*i].end));
+            findings.push(Finding {
+                status: Status::Noted,
+                line: line_of(src, a),
+                column: col_of(src, a),
+                passage,
+                anchor: Some(claim.at.as_str().to_string()),
+                reference: None,
+                players: None,
+                text_value: m.nums.first().and_then(|i| tokens[*i].num).map(|n| n.value),
+                rule_value: None,
+                base_value: None,
+                changed_by_variant: false,
+                reason: claim.note.clone(),
+                message: "no rule fact".into(),
+                span: Some((a, b)),
+            });
+            continue;
+        }
+        for (fi, fact) in facts.iter().enumerate() {
+            let at = i18n.content_start(fact);
+            let value = match rules.value(fact.as_str(), players, i18n_file, at) {
+                Ok(v) => v,
+                Err(ds) => {
+                    invalid += 1;
+                    for d in ds {
+                        diags.push(d);
+                    }
+                    continue;
+                }
+            };
+            let base_value = match (&mut base, base_file) {
+                (Some(b), Some(bf)) => b.value(fact.as_str(), players, bf, at).ok(),
+                _ => None,
+            };
+            let Some(&ti) = read.get(fi) else {
+                summary.not_found += 1;
+                diags.push(
+                    Diagnostic::new(
+                        bspan(pstart, pend),
+                        format!("no number for `{}` in this passage", fact.as_str()),
+                    )
+                    .label("passage")
+                    .help("put a `#` in the anchor where the number stands"),
+                );
+                findings.push(finding(
+                    Status::NotFound,
+                    src,
+                    &tokens,
+                    (pstart, pend),
+                    &passage,
+                    claim,
+                    fact.as_str(),
+                    players,
+                    None,
+                    value,
+                    base_value,
+                    "no number read",
+                ));
+                continue;
+            };
+            let tok = &tokens[ti];
+            let n = tok.num.expect("a number token");
+            let sign_lost = !n.signed && n.value == -value;
+            let agrees = n.value == value || sign_lost;
+            let base_agrees =
+                base_value.is_some_and(|b| n.value == b || (!n.signed && n.value == -b));
+            let changed = base.is_some() && !agrees && base_agrees && base_value != Some(value);
+            let span = (tok.start, tok.end);
+            let (status, message) = match (agrees, expect.as_deref()) {
+                (true, Some(_)) => {
+                    summary.stale += 1;
+                    (
+                        Status::Stale,
+                        format!(
+                            "expected a finding, but the rulebook now states {}, as the rules do",
+                            n.value
+                        ),
+                    )
+                }
+                (true, None) => {
+                    summary.confirmed += 1;
+                    (
+                        Status::Confirmed,
+                        if sign_lost {
+                            "confirmed (the minus sign is lost in the text)".into()
+                        } else {
+                            "confirmed".into()
+                        },
+                    )
+                }
+                (false, Some("contradicted")) if !changed => {
+                    summary.expected += 1;
+                    (
+                        Status::Expected,
+                        format!("rulebook says {}, rules say {value} (expected)", n.value),
+                    )
+                }
+                (false, _) => {
+                    summary.contradicted += 1;
+                    let mut d = Diagnostic::new(
+                        bspan(tok.start, tok.end),
+                        format!(
+                            "rulebook says {}, rules say {value} (`{}`)",
+                            n.value,
+                            fact.as_str()
+                        ),
+                    )
+                    .label(format!("the rules say {value}"))
+                    .note(bspan(pstart, pend), "passage");
+                    if changed {
+                        summary.changed_by_variant += 1;
+                        d = d.help(format!(
+                            "the variant {} changes `{}` from {} to {value}: its rulebook addendum must change this passage",
+                            variants.join(", "),
+                            fact.as_str(),
+                            base_value.unwrap_or_default()
+                        ));
+                    } else {
+                        d = d.help(format!(
+                            "correct the rulebook, or the ruleset's `{}`; if the difference is known, add `expect: contradicted` and a `reason:` to the claim",
+                            fact.as_str()
+                        ));
+                    }
+                    diags.push(d);
+                    (
+                        Status::Contradicted,
+                        if changed {
+                            "made false by the variant".into()
+                        } else {
+                            "contradicted".into()
+                        },
+                    )
+                }
+            };
+            let mut f = finding(
+                status,
+                src,
+                &tokens,
+                span,
+                &passage,
+                claim,
+                fact.as_str(),
+                players,
+                Some(n.value),
+                value,
+                base_value,
+                &message,
+            );
+            f.changed_by_variant = changed;
+            findings.push(f);
+        }
+    }
+
+    // Numeric statements near glossary terms.
+    let gloss = Glossary::new(i18n).mark(&tokens);
+    let mut statements: Vec<usize> = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        let Some(n) = t.num else { continue };
+        if covered.contains(&i) {
+            statements.push(i);
+            continue;
+        }
+        if skipped[i] || (n.word && n.value < 2) {
+            continue;
+        }
+        let lo = i.saturating_sub(NEAR);
+        let hi = (i + NEAR).min(tokens.len() - 1);
+        if (lo..=hi).any(|j| gloss[j]) {
+            statements.push(i);
+        }
+    }
+    summary.statements = statements.len();
+    for &i in &statements {
+        if covered.contains(&i) {
+            summary.covered += 1;
+            continue;
+        }
+        summary.uncovered += 1;
+        let t = &tokens[i];
+        let lo = i.saturating_sub(NEAR);
+        let hi = (i + NEAR).min(tokens.len() - 1);
+        findings.push(Finding {
+            status: Status::Uncovered,
+            line: line_of(src, t.start),
+            column: col_of(src, t.start),
+            passage: excerpt(src, tokens[lo].start, tokens[hi].end),
+            anchor: None,
+            reference: None,
+            players: None,
+            text_value: t.num.map(|n| n.value),
+            rule_value: None,
+            base_value: None,
+            changed_by_variant: false,
+            reason: None,
+            message: "numeric statement no claim covers".into(),
+            span: Some((t.start, t.end)),
+        });
+    }
+    summary.coverage = if summary.statements == 0 {
+        100.0
+    } else {
+        100.0 * summary.covered as f64 / summary.statements as f64
+    };
+    findings.sort_by_key(|f| (f.status == Status::Uncovered, f.line, f.column));
+    Report {
+        rulebook: book.name.to_string(),
+        lang: i18n.file.lang.clone(),
+        variants: variants.to_vec(),
+        findings,
+        summary,
+        diagnostics: diags,
+        invalid,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finding(
+    status: Status,
+    src: &str,
+    _tokens: &[Token],
+    span: (usize, usize),
+    passage: &str,
+    claim: &Claim,
+    fact: &str,
+    players: usize,
+    text_value: Option<i64>,
+    rule_value: i64,
+    base_value: Option<i64>,
+    message: &str,
+) -> Finding {
+    Finding {
+        status,
+        line: line_of(src, span.0),
+        column: col_of(src, span.0),
+        passage: passage.to_string(),
+        anchor: Some(claim.at.as_str().to_string()),
+        reference: Some(fact.to_string()),
+        players: Some(players),
+        text_value,
+        rule_value: Some(rule_value),
+        base_value: base_value.filter(|b| *b != rule_value),
+        changed_by_variant: false,
+        reason: claim.reason.clone(),
+        message: message.to_string(),
+        span: Some(span),
+    }
+}
+
+/// Chooses among an anchor's matches: the best one not yet used by an
+/// earlier claim (among near-equal scores, the first in the text), so that
+/// claims listed in rulebook order with the same words take successive
+/// passages.
+fn pick(found: &[matcher::Match], used: &HashSet<usize>) -> Option<matcher::Match> {
+    let best = found.first()?.score;
+    let mut near: Vec<&matcher::Match> = found.iter().filter(|m| m.score >= best - 0.03).collect();
+    near.sort_by_key(|m| m.first);
+    let free = |m: &&matcher::Match| {
+        let key = m.nums.first().copied().unwrap_or(m.first);
+        !used.contains(&key)
+    };
+    near.iter()
+        .find(|m| free(m))
+        .map(|m| (*m).clone())
+        .or_else(|| found.iter().find(|m| free(m)).cloned())
+        .or_else(|| near.first().map(|m| (*m).clone()))
+}

@@ -1,0 +1,168 @@
+//! `rules/<game>/i18n/<lang>.yaml`: the glossary of a language and the
+//! claims a rulebook in that language makes about the ruleset.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use marked_yaml::Spanned;
+use serde::Deserialize;
+
+use crate::lang::span::Span;
+use crate::model::data::{self, node_span};
+use crate::model::diag::{Diagnostic, Diagnostics};
+
+/// One language file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct I18nFile {
+    /// The language code (`pt`, `ro`).
+    pub lang: String,
+    /// Players assumed when a reference depends on the player count
+    /// (default: the ruleset's maximum).
+    #[serde(default)]
+    pub players: Option<usize>,
+    /// Number words of the language (`dois: 2`), read like digits.
+    #[serde(default)]
+    pub numbers: BTreeMap<String, i64>,
+    /// Canonical term of the ruleset -> its words in the language
+    /// (`word*` matches every word starting so).
+    #[serde(default)]
+    pub glossary: BTreeMap<String, Vec<String>>,
+    /// Passages that are not rules (credits, the story): `from` anchor to
+    /// `to` anchor, with a reason.
+    #[serde(default)]
+    pub skip: Vec<Skip>,
+    /// The claims, best kept in the rulebook's order.
+    #[serde(default)]
+    pub claims: Vec<Claim>,
+}
+
+/// A passage that is not rules.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Skip {
+    /// Anchor of its first words.
+    pub from: Spanned<String>,
+    /// Anchor of its last words.
+    pub to: Spanned<String>,
+    /// Why it does not count.
+    pub reason: String,
+}
+
+/// A passage of the rulebook and the rule facts it states.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// The anchor: a few words of the passage, `#` for each number read.
+    pub at: Spanned<String>,
+    /// The fact: an expression of the rules language, evaluated on the
+    /// initial state.
+    #[serde(default, rename = "ref")]
+    pub reference: Option<Spanned<String>>,
+    /// Several facts, read from the `#`s in order.
+    #[serde(default)]
+    pub refs: Vec<Spanned<String>>,
+    /// Players for the references (default: the file's `players`).
+    #[serde(default)]
+    pub players: Option<usize>,
+    /// Search only after this anchor (to tell repeated phrases apart).
+    #[serde(default)]
+    pub after: Option<Spanned<String>>,
+    /// An expected finding: `contradicted` or `not_found`.
+    #[serde(default)]
+    pub expect: Option<Spanned<String>>,
+    /// Why a finding is expected, or why the numbers are not rule facts.
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// Numbers that state no fact of the ruleset (a component count, a page
+    /// number): acknowledged with this reason, not compared.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+impl Claim {
+    /// The facts, in the order of the `#`s.
+    pub fn facts(&self) -> Vec<&Spanned<String>> {
+        self.reference.iter().chain(self.refs.iter()).collect()
+    }
+}
+
+/// A loaded language file with the spans of its parts.
+pub struct I18n {
+    /// The parsed file.
+    pub file: I18nFile,
+    /// Its text.
+    pub text: String,
+    /// Its display name.
+    pub name: String,
+    /// Number words, normalised.
+    pub numbers: HashMap<String, i64>,
+}
+
+impl I18n {
+    /// The span of a scalar of the file, in the file registered as `file`.
+    pub fn span(&self, file: u32, s: &Spanned<String>) -> Span {
+        node_span(file, &self.text, s.span())
+    }
+
+    /// The offset in the file text where a scalar's own characters begin
+    /// (after an opening quote).
+    pub fn content_start(&self, s: &Spanned<String>) -> usize {
+        let sp = node_span(0, &self.text, s.span());
+        let at = sp.start as usize;
+        let rest = &self.text[at.min(self.text.len())..];
+        match rest.find(s.as_str()) {
+            Some(p) if p <= 1 => at + p,
+            _ => at,
+        }
+    }
+}
+
+/// Reads and parses a language file; syntax errors go to `diags`, with the
+/// file registered as `file` there.
+pub fn read(path: &Path, name: &str, diags: &mut Diagnostics) -> Result<I18n, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let file = diags.sources.add(name.to_string(), text.as_str());
+    let node = data::parse_yaml(file, &text, diags).ok_or("invalid YAML")?;
+    let parsed: I18nFile = data::from_node(file, &text, &node, "a language file", diags)
+        .ok_or("invalid language file")?;
+    let mut i = I18n {
+        numbers: HashMap::new(),
+        file: parsed,
+        text,
+        name: name.to_string(),
+    };
+    for c in &i.file.claims {
+        if let Some(e) = &c.expect {
+            if !matches!(e.as_str(), "contradicted" | "not_found") {
+                diags.push(
+                    Diagnostic::new(
+                        i.span(file, e),
+                        format!("unknown expectation `{}`", e.as_str()),
+                    )
+                    .help("write `expect: contradicted` or `expect: not_found`, with a `reason:`"),
+                );
+            } else if c.reason.is_none() {
+                diags.push(
+                    Diagnostic::new(i.span(file, e), "an expected finding needs a reason")
+                        .help("add `reason:` with one line on why the rulebook differs"),
+                );
+            }
+        }
+        if c.facts().is_empty() && c.note.is_none() {
+            diags.push(
+                Diagnostic::new(i.span(file, &c.at), "a claim needs `ref:`, `refs:` or `note:`")
+                    .help("name the rule fact the passage states (`ref: feed_cost`), or say why its numbers are not rules (`note: ...`)"),
+            );
+        }
+    }
+    i.numbers = crate::translate::matcher::number_words(
+        &i.file
+            .numbers
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect(),
+    );
+    Ok(i)
+}

@@ -1,0 +1,264 @@
+//! Translation validation: check a rulebook text, in any language, against
+//! the encoded rules (`tabula translate`). See docs/TRANSLATE.md.
+//!
+//! A language file `rules/<game>/i18n/<lang>.yaml` holds a glossary and a
+//! list of claims: a short anchor (a few words of a passage, `#` where a
+//! number is read) and the rule fact the passage states, as an expression
+//! of the rules language evaluated on the initial state (`feed_cost`,
+//! `monuments_dealt[3]`, `farm_all.cost[wood]`). Values come from the
+//! ruleset, so the check follows the rules when they change.
+
+pub mod check;
+pub mod claims;
+pub mod matcher;
+pub mod report;
+pub mod text;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::model::diag::Diagnostics;
+use crate::model::{find_ruleset, load, LoadError};
+
+pub use check::{Book, Evaluator, Finding, Report, Status, Summary};
+
+/// `tabula translate`: check a rulebook against a ruleset.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TranslateArgs {
+    /// The ruleset: a directory holding game.yaml, or a name under rules/.
+    #[arg(value_name = "RULESET")]
+    pub ruleset: String,
+    /// The rulebook text to check.
+    #[arg(long, value_name = "FILE")]
+    pub rulebook: Option<PathBuf>,
+    /// Its language: the ruleset's i18n/<LANG>.yaml holds the claims
+    /// (default: taken from the file name, e.g. `book.pt.txt`).
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
+    /// A variant to apply; the report names the passages it makes false.
+    #[arg(long = "variant", value_name = "V")]
+    pub variants: Vec<String>,
+    /// Also write the report as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Compare rulebooks side by side: `--compare pt=FILE --compare ro=FILE`
+    /// (or `--compare pt=FILE ro=FILE`).
+    #[arg(long, value_name = "LANG=FILE", num_args = 1..)]
+    pub compare: Vec<String>,
+    /// A language file to use instead of the ruleset's i18n/<LANG>.yaml.
+    #[arg(long, value_name = "FILE")]
+    pub claims: Option<PathBuf>,
+    /// Fail (exit 1) when coverage is below this percentage.
+    #[arg(long, value_name = "PERCENT")]
+    pub min_coverage: Option<f64>,
+    /// Also list confirmed facts and noted numbers.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+}
+
+/// Why a check could not run.
+#[derive(Debug)]
+pub enum RunError {
+    /// A message for the user.
+    Message(String),
+    /// Diagnostics (a ruleset or language file with mistakes).
+    Diags(Diagnostics),
+}
+
+impl RunError {
+    /// Renders the error.
+    pub fn render(&self) -> String {
+        match self {
+            RunError::Message(m) => format!("error: {m}\n"),
+            RunError::Diags(d) => d.render_plain(),
+        }
+    }
+}
+
+fn load_rules(dir: &Path, variants: &[String]) -> Result<crate::model::Ruleset, RunError> {
+    load(dir, variants).map_err(|e| match e {
+        LoadError::NotFound { message, help } => {
+            RunError::Message(format!("{message}\n  help: {help}"))
+        }
+        LoadError::Invalid(d) => RunError::Diags(d),
+    })
+}
+
+/// The language of a rulebook from its file name (`x.pt.txt` -> `pt`).
+pub fn lang_of(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let parts: Vec<&str> = name.split('.').collect();
+    (parts.len() >= 3).then(|| parts[parts.len() - 2].to_string())
+}
+
+/// Checks one rulebook: loads the ruleset (with and without variants),
+/// the language file, and runs the check.
+pub fn run(
+    ruleset: &Path,
+    variants: &[String],
+    lang: &str,
+    claims_file: Option<&Path>,
+    book_name: &str,
+    book_text: &str,
+) -> Result<Report, RunError> {
+    let rules = load_rules(ruleset, variants)?;
+    let base = if variants.is_empty() {
+        None
+    } else {
+        Some(load_rules(ruleset, &[])?)
+    };
+    let path = claims_file
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| ruleset.join("i18n").join(format!("{lang}.yaml")));
+    if !path.exists() {
+        return Err(RunError::Message(format!(
+            "no language file `{}`: the claims of a `{lang}` rulebook are kept there",
+            path.display()
+        )));
+    }
+    let display = display_name(ruleset, &path);
+    let mut diags = Diagnostics::default();
+    let i18n = match claims::read(&path, &display, &mut diags) {
+        Ok(i) if diags.is_empty() => i,
+        Ok(_) => return Err(RunError::Diags(diags)),
+        Err(m) if diags.is_empty() => return Err(RunError::Message(m)),
+        Err(_) => return Err(RunError::Diags(diags)),
+    };
+    let mut ev = Evaluator::new(rules);
+    let mut base_ev = base.map(Evaluator::new);
+    Ok(check::check(
+        &mut ev,
+        base_ev.as_mut(),
+        &i18n,
+        &Book {
+            name: book_name,
+            text: book_text,
+        },
+        variants,
+    ))
+}
+
+/// How a language file is named in diagnostics: relative to the ruleset's
+/// parent (`tzolkin/i18n/pt.yaml`), else to the working directory, else
+/// by its file name; never a machine path.
+fn display_name(ruleset: &Path, path: &Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    path.strip_prefix(ruleset.parent().unwrap_or(Path::new(".")))
+        .or_else(|_| path.strip_prefix(&cwd))
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| path.file_name().map(PathBuf::from).unwrap_or_default())
+        .display()
+        .to_string()
+}
+
+fn read_book(path: &Path) -> Result<String, RunError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| RunError::Message(format!("cannot read `{}`: {e}", path.display())))
+}
+
+/// Runs `tabula translate`; returns the exit status (0 ok, 1 findings or
+/// errors, 2 usage).
+pub fn cli_main(args: TranslateArgs) -> i32 {
+    let (code, out) = cli_run(&args);
+    print!("{out}");
+    code
+}
+
+/// As [`cli_main`], returning the exit status and the text printed.
+pub fn cli_run(args: &TranslateArgs) -> (i32, String) {
+    let dir = find_ruleset(&args.ruleset);
+    if !args.compare.is_empty() {
+        return compare_main(args, &dir);
+    }
+    let Some(book) = &args.rulebook else {
+        return (
+            2,
+            "error: give a rulebook with --rulebook FILE, or --compare LANG=FILE...\n".into(),
+        );
+    };
+    let Some(lang) = args.lang.clone().or_else(|| lang_of(book)) else {
+        return (
+            2,
+            "error: give the rulebook's language with --lang LANG\n".into(),
+        );
+    };
+    let text = match read_book(book) {
+        Ok(t) => t,
+        Err(e) => return (1, e.render()),
+    };
+    let name = book.display().to_string();
+    match run(
+        &dir,
+        &args.variants,
+        &lang,
+        args.claims.as_deref(),
+        &name,
+        &text,
+    ) {
+        Err(e) => (1, e.render()),
+        Ok(r) => {
+            let mut out = report::render(&r, args.verbose);
+            let mut code = i32::from(r.failed());
+            if let Some(min) = args.min_coverage {
+                if r.summary.coverage + 1e-9 < min {
+                    out.push_str(&format!(
+                        "coverage {:.1}% is below the required {min}%\n",
+                        r.summary.coverage
+                    ));
+                    code = 1;
+                }
+            }
+            if let Some(j) = &args.json {
+                if let Err(e) = write_json(j, &r) {
+                    out.push_str(&e);
+                    code = 1;
+                }
+            }
+            (code, out)
+        }
+    }
+}
+
+fn write_json<T: serde::Serialize>(path: &Path, v: &T) -> Result<(), String> {
+    let s = serde_json::to_string_pretty(v).map_err(|e| format!("error: {e}\n"))?;
+    std::fs::write(path, s + "\n")
+        .map_err(|e| format!("error: cannot write `{}`: {e}\n", path.display()))
+}
+
+fn compare_main(args: &TranslateArgs, dir: &Path) -> (i32, String) {
+    let mut reports = Vec::new();
+    let mut names = BTreeMap::new();
+    let mut out = String::new();
+    for spec in &args.compare {
+        let Some((lang, file)) = spec.split_once('=') else {
+            return (
+                2,
+                format!("error: `{spec}`: write --compare LANG=FILE (e.g. pt=book.pt.txt)\n"),
+            );
+        };
+        let path = PathBuf::from(file);
+        let text = match read_book(&path) {
+            Ok(t) => t,
+            Err(e) => return (1, e.render()),
+        };
+        match run(dir, &args.variants, lang, None, file, &text) {
+            Ok(r) => {
+                out.push_str(&report::summary_table(&r));
+                out.push('\n');
+                names.insert(lang.to_string(), file.to_string());
+                reports.push(r);
+            }
+            Err(e) => return (1, e.render()),
+        }
+    }
+    let c = report::compare(&reports);
+    out.push_str(&report::render_comparison(&c, &names));
+    let mut code = 0;
+    if let Some(j) = &args.json {
+        if let Err(e) = write_json(j, &c) {
+            out.push_str(&e);
+            code = 1;
+        }
+    }
+    (code, out)
+}
