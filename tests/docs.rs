@@ -2,6 +2,11 @@
 //! must parse as a whole rules file, a list of statements or an expression,
 //! and each ```yaml block must be valid YAML (```yaml-fragment blocks are
 //! partial on purpose and not checked).
+//!
+//! In `docs/SCENARIOS.md`, every ```yaml block must be valid YAML, and a
+//! block whose first line is `# rules/<game>/examples/<file>.yaml` is run
+//! as a scenario of that game: it must pass, and the ```text block that
+//! follows the words "as its snapshot records it" must be its transcript.
 
 use std::path::Path;
 
@@ -15,6 +20,10 @@ struct Block {
 }
 
 fn blocks(doc: &str) -> Vec<Block> {
+    blocks_of(doc, "docs/LANGUAGE.md")
+}
+
+fn blocks_of(doc: &str, name: &str) -> Vec<Block> {
     let mut out = Vec::new();
     let mut open: Option<Block> = None;
     for (i, line) in doc.lines().enumerate() {
@@ -39,16 +48,17 @@ fn blocks(doc: &str) -> Vec<Block> {
             }
         }
     }
-    assert!(
-        open.is_none(),
-        "docs/LANGUAGE.md has an unclosed code block"
-    );
+    assert!(open.is_none(), "{name} has an unclosed code block");
     out
 }
 
+fn read_doc(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
 fn doc() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/LANGUAGE.md");
-    std::fs::read_to_string(&path).expect("docs/LANGUAGE.md exists")
+    read_doc("docs/LANGUAGE.md")
 }
 
 fn parses(text: &str) -> bool {
@@ -115,14 +125,111 @@ fn every_yaml_example_is_yaml() {
 #[test]
 fn every_code_block_is_tagged() {
     let known = ["tabula", "yaml", "yaml-fragment", "text", "sh", "json"];
-    let untagged: Vec<String> = blocks(&doc())
+    for name in ["docs/LANGUAGE.md", "docs/SCENARIOS.md"] {
+        let untagged: Vec<String> = blocks_of(&read_doc(name), name)
+            .iter()
+            .filter(|b| !known.contains(&b.tag.as_str()))
+            .map(|b| format!("line {}: ```{}", b.line, b.tag))
+            .collect();
+        assert!(
+            untagged.is_empty(),
+            "code blocks in {name} need a known tag: {}",
+            untagged.join(", ")
+        );
+    }
+}
+
+const SCENARIOS: &str = "docs/SCENARIOS.md";
+
+#[test]
+fn every_scenario_yaml_example_is_yaml() {
+    let all = blocks_of(&read_doc(SCENARIOS), SCENARIOS);
+    let yaml: Vec<&Block> = all.iter().filter(|b| b.tag == "yaml").collect();
+    assert!(!yaml.is_empty(), "expected yaml examples in {SCENARIOS}");
+    let bad: Vec<String> = yaml
         .iter()
-        .filter(|b| !known.contains(&b.tag.as_str()))
-        .map(|b| format!("line {}: ```{}", b.line, b.tag))
+        .filter_map(|b| {
+            // Step examples are list items indented as inside `steps:`.
+            let text = if b.text.trim_start().starts_with("- ") {
+                format!("steps:\n{}", b.text)
+            } else {
+                b.text.clone()
+            };
+            marked_yaml::parse_yaml(0, &text)
+                .err()
+                .map(|e| format!("line {}: {e}\n{}", b.line, b.text))
+        })
         .collect();
     assert!(
-        untagged.is_empty(),
-        "code blocks in docs/LANGUAGE.md need a known tag: {}",
-        untagged.join(", ")
+        bad.is_empty(),
+        "{} yaml block(s) in {SCENARIOS} are not valid YAML:\n\n{}",
+        bad.len(),
+        bad.join("\n")
     );
+}
+
+#[test]
+fn the_scenario_example_runs_and_its_transcript_is_shown() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = read_doc(SCENARIOS);
+    let all = blocks_of(&doc, SCENARIOS);
+    let examples: Vec<(&Block, String)> = all
+        .iter()
+        .filter(|b| b.tag == "yaml")
+        .filter_map(|b| {
+            let first = b.text.lines().next()?;
+            let path = first.strip_prefix("# rules/")?;
+            let game = path.split('/').next()?.to_string();
+            Some((b, game))
+        })
+        .collect();
+    assert!(
+        !examples.is_empty(),
+        "{SCENARIOS} should show a real scenario (a yaml block starting `# rules/<game>/examples/...`)"
+    );
+    let dir = std::env::temp_dir().join(format!("tabula-docs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    for (i, (block, game)) in examples.iter().enumerate() {
+        let file = dir.join(format!("example-{i}.yaml"));
+        let ruleset = root.join("rules").join(game);
+        let text = format!(
+            "ruleset: {}\n{}",
+            serde_json::to_string(&ruleset.display().to_string()).expect("a string"),
+            block.text
+        );
+        std::fs::write(&file, text).expect("write the example");
+        let outcome = tabula::scenario::run_file(&file).unwrap_or_else(|e| {
+            panic!(
+                "{SCENARIOS} line {}: the example does not run:\n{e}",
+                block.line
+            )
+        });
+        assert!(
+            outcome.passed(),
+            "{SCENARIOS} line {}: the example fails:\n{}",
+            block.line,
+            outcome.failures.render_plain()
+        );
+        if i == 0 {
+            let marker = doc
+                .find("as its snapshot records it")
+                .expect("the transcript of the example is shown");
+            let shown = all
+                .iter()
+                .find(|b| b.tag == "text" && line_offset(&doc, b.line) > marker)
+                .expect("a text block after the marker");
+            assert_eq!(
+                shown.text.trim_end(),
+                outcome.transcript.join("\n"),
+                "{SCENARIOS} line {}: the transcript shown is not the example's transcript",
+                shown.line
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The byte offset of the start of 1-based line `line`.
+fn line_offset(doc: &str, line: usize) -> usize {
+    doc.split_inclusive('\n').take(line - 1).map(str::len).sum()
 }
