@@ -124,6 +124,12 @@ pub enum Op {
     ListShuffle(VarId),
     /// Pop the indices; empty the list.
     ListClear(VarId),
+    /// Pop a value; push how many elements of a one-dimensional variable equal it.
+    CountEq(VarId),
+    /// Pop the last then the first index of a one-dimensional variable;
+    /// shift the elements between them (inclusive) one place up, the last
+    /// moving to the first place (a wheel turning one step).
+    Rotate(VarId),
     /// Pop the arguments, push the result.
     Builtin(Builtin, u8),
     /// Start collecting options for a decision.

@@ -283,7 +283,9 @@ impl Game {
     /// the same player's decisions, `depth` levels at most.
     fn dead_end(&self, st: &State, depth: usize) -> Result<Option<(String, Span)>, ApplyError> {
         let mut first_reason = None;
-        for (arm, value) in &st.vm.options {
+        // Later arms first: they are often the ones that end a sequence
+        // ("done", "stop"), which settles the question at once.
+        for (arm, value) in st.vm.options.iter().rev() {
             let mut next = st.clone();
             vm::resume(&mut next, *arm, *value);
             match vm::run(&self.rules, &mut next).map_err(ApplyError::Runtime)? {

@@ -390,6 +390,33 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let cap = rules.vars[*v as usize].elem_words - 1;
                 list_op(op, st, off, cap, item, span)?;
             }
+            Op::CountEq(v) => {
+                let x = pop_i!();
+                let vd = &rules.vars[*v as usize];
+                let n = if vd.dims[0].kind == Some(PLAYER) {
+                    st.nplayers
+                } else {
+                    vd.dims[0].size
+                };
+                let words = &st.words[vd.offset..vd.offset + n];
+                let c = words.iter().filter(|w| **w == x).count();
+                st.vm.stack.push(Value::I(c as i64));
+            }
+            Op::Rotate(v) => {
+                let last = pop_i!();
+                let first = pop_i!();
+                let vd = &rules.vars[*v as usize];
+                let d = &vd.dims[0];
+                let (a, b) = (first - d.lo, last - d.lo);
+                if a < 0 || b < a || b as usize >= d.size {
+                    return Err(err(
+                        span,
+                        format!("rotate: bad range {first}..={last} of `{}`", vd.name),
+                    ));
+                }
+                let (a, b) = (vd.offset + a as usize, vd.offset + b as usize);
+                st.words[a..=b].rotate_right(1);
+            }
             Op::Builtin(b, argc) => {
                 let at = stack.len() - *argc as usize;
                 let args: Vec<Value> = stack.drain(at..).collect();

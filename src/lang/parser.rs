@@ -309,7 +309,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         add_op => "`+` or `-`",
         mul_op => "`*`, `/` or `%`",
         neg => "`-`",
-        field_access => "`.field`",
+        field_access | field_name => "`.field`",
         index => "`[index]`",
         aggregate | agg_name => "an aggregate such as `sum(x in S: e)`",
         call => "a call",

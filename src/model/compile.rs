@@ -598,6 +598,9 @@ impl<'a> Compiler<'a> {
         }
         for (e, d) in idx.iter().zip(&dims) {
             let got = self.expr(f, e);
+            if d.kind == Some(ANY_KIND) {
+                continue; // its kind is unknown: reported at the declaration
+            }
             let want = d.kind.map_or(Ty::Int, Ty::Ent);
             self.expect(&want, &got, e.span, "this index");
         }
@@ -1209,6 +1212,39 @@ impl<'a> Compiler<'a> {
                 };
             }
         }
+        if n == "rotate" && f.lookup(n).is_none() {
+            let var = match args.first().map(|a| &a.kind) {
+                Some(ExprKind::Name(id)) => match self.symbols.get(&id.name) {
+                    Some(Global::Var(v)) => Some(*v),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let Some(v) = var.filter(|v| {
+                let vd = &self.vars[*v as usize];
+                args.len() == 3 && vd.dims.len() == 1 && is_scalar(&vd.ty)
+            }) else {
+                return self.err(
+                    sp,
+                    "`rotate` takes a one-dimensional variable and the first and last index of the part that turns",
+                    "write rotate(wheel, first, last): each element moves one place up, the last to the first place",
+                );
+            };
+            if !f.is_proc {
+                self.err(
+                    sp,
+                    "a function cannot call `rotate`",
+                    "use a `proc` to change the state",
+                );
+            }
+            let want = self.vars[v as usize].dims[0].kind.map_or(Ty::Int, Ty::Ent);
+            for a in &args[1..] {
+                let t = self.expr(f, a);
+                self.expect(&want, &t, a.span, "the index");
+            }
+            f.emit(Op::Rotate(v), sp);
+            return Ty::Void;
+        }
         if n == "nth" && f.lookup(n).is_none() {
             let kind = match args.first().map(|a| &a.kind) {
                 Some(ExprKind::Name(id)) => match self.symbols.get(&id.name) {
@@ -1560,6 +1596,9 @@ impl<'a> Compiler<'a> {
         body: Option<&Expr>,
         sp: Span,
     ) -> Ty {
+        if let Some(t) = self.count_eq(f, agg, b, body, sp) {
+            return t;
+        }
         let acc = f.temp();
         let best = f.temp();
         let (init, needs_body) = match agg {
@@ -1688,6 +1727,73 @@ impl<'a> Compiler<'a> {
         }
     }
 
+    /// Fast path for `count(x in kind where v[x] == e)` and
+    /// `any(x in kind: v[x] == e)` over a one-dimensional variable indexed
+    /// by that kind: counted natively by the engine.
+    fn count_eq(
+        &mut self,
+        f: &mut FnCtx,
+        agg: Aggregate,
+        b: &Binder,
+        body: Option<&Expr>,
+        sp: Span,
+    ) -> Option<Ty> {
+        let cond = match (agg, body, &b.filter) {
+            (Aggregate::Count, None, Some(c)) => c,
+            (Aggregate::Any, Some(c), None) => c,
+            _ => return None,
+        };
+        let Source::Expr(src) = &b.source else {
+            return None;
+        };
+        let ExprKind::Name(kname) = &src.kind else {
+            return None;
+        };
+        if f.lookup(&kname.name).is_some() {
+            return None;
+        }
+        let Some(Global::Kind(k)) = self.symbols.get(&kname.name) else {
+            return None;
+        };
+        let k = *k;
+        let ExprKind::Binary(BinOp::Eq, lhs, rhs) = &cond.kind else {
+            return None;
+        };
+        let ExprKind::Index(base, idx) = &lhs.kind else {
+            return None;
+        };
+        let ExprKind::Name(vname) = &base.kind else {
+            return None;
+        };
+        if idx.len() != 1 || f.lookup(&vname.name).is_some() {
+            return None;
+        }
+        if !matches!(&idx[0].kind, ExprKind::Name(x) if x.name == b.var.name) {
+            return None;
+        }
+        let Some(Global::Var(v)) = self.symbols.get(&vname.name) else {
+            return None;
+        };
+        let v = *v;
+        let vd = &self.vars[v as usize];
+        if vd.dims.len() != 1 || vd.dims[0].kind != Some(k) || !is_scalar(&vd.ty) {
+            return None;
+        }
+        if mentions(rhs, &b.var.name) {
+            return None;
+        }
+        let want = vd.ty.clone();
+        let got = self.expr(f, rhs);
+        self.expect(&want, &got, rhs.span, "the compared value");
+        f.emit(Op::CountEq(v), sp);
+        if agg == Aggregate::Any {
+            f.emit(Op::Const(0), sp);
+            f.emit(Op::Bin(BinOp::Gt), sp);
+            return Some(Ty::Bool);
+        }
+        Some(Ty::Int)
+    }
+
     fn choose(&mut self, f: &mut FnCtx, ch: &Choose, sp: Span) {
         if !f.is_proc {
             self.err(sp, "a function cannot ask for a decision", "use a `proc`");
@@ -1780,6 +1886,21 @@ impl<'a> Compiler<'a> {
         for e in ends {
             f.patch(e, here);
         }
+    }
+}
+
+/// Whether an expression mentions a name (conservatively: anywhere).
+fn mentions(e: &Expr, name: &str) -> bool {
+    let m = |x: &Expr| mentions(x, name);
+    match &e.kind {
+        ExprKind::Name(id) => id.name == name,
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::None => false,
+        ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) => m(b),
+        ExprKind::Index(b, idx) => m(b) || idx.iter().any(m),
+        ExprKind::Call(_, args) | ExprKind::SetLit(args) => args.iter().any(m),
+        ExprKind::Binary(_, a, b) => m(a) || m(b),
+        ExprKind::Cond(a, b, c) => m(a) || m(b) || m(c),
+        ExprKind::SetBuild(_) | ExprKind::Aggregate(..) => true,
     }
 }
 

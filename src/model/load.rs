@@ -1029,6 +1029,13 @@ impl Builder {
                                     .label("not a kind")
                                     .help(help),
                             );
+                            // Keep the dimension (of unknown kind) so that
+                            // uses of the variable are not reported too.
+                            dims.push(DimDef {
+                                kind: Some(crate::model::compile::ANY_KIND),
+                                lo: 0,
+                                size: 1,
+                            });
                         }
                     },
                     ast::Dim::Range(lo, hi, span) => {

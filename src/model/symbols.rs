@@ -39,7 +39,7 @@ pub struct Sig {
 pub const RESERVED: &[&str] = &[
     "int", "bool", "text", "proc", "set", "list", "players", "nplayers", "min", "max", "abs",
     "count", "len", "next", "prev", "random", "roll", "first", "with", "without", "shuffle",
-    "draw", "push", "remove", "clear", "call", "main", "nth", "ord",
+    "draw", "push", "remove", "clear", "call", "main", "nth", "ord", "rotate",
 ];
 
 /// The global symbol table.
