@@ -239,11 +239,14 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         ),
                     ));
                 }
-                stack.push(Value::I(kind.data[e as usize][*f as usize].at(key)));
+                let fd = &kind.fields[*f as usize];
+                let v = kind.data[e as usize][*f as usize].at_or(key, missing(&fd.ty));
+                stack.push(Value::I(v));
             }
             Op::ParamIndex(p) => {
                 let key = pop_i!();
-                stack.push(Value::I(rules.params[*p as usize].data.at(key)));
+                let pd = &rules.params[*p as usize];
+                stack.push(Value::I(pd.data.at_or(key, missing(&pd.ty))));
             }
             Op::Bin(op) => {
                 let b = stack.pop().expect("operand");
@@ -619,21 +622,42 @@ fn binary(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, RuntimeErr
             if y == 0 {
                 return Err(err(span, "division by zero"));
             }
-            let q = x / y;
-            if x % y != 0 && ((x < 0) != (y < 0)) {
-                q - 1
-            } else {
-                q
-            }
+            floor_div(x, y)
         }
         Rem => {
             if y == 0 {
                 return Err(err(span, "remainder by zero"));
             }
-            x.rem_euclid(y)
+            x.wrapping_sub(floor_div(x, y).wrapping_mul(y))
         }
     };
     Ok(Value::I(r))
+}
+
+/// The value read at a missing key of a table of this type: `none` for
+/// items and procedures, 0 otherwise.
+fn missing(ty: &crate::model::ruleset::Ty) -> i64 {
+    use crate::model::ruleset::Ty;
+    match ty {
+        Ty::Array(inner) | Ty::Map(_, inner) => match **inner {
+            Ty::Ent(_) | Ty::Proc => -1,
+            _ => 0,
+        },
+        _ => 0,
+    }
+}
+
+/// Integer division rounding down (toward negative infinity), saturating.
+fn floor_div(x: i64, y: i64) -> i64 {
+    if y == -1 {
+        return x.saturating_neg();
+    }
+    let q = x / y;
+    if x % y != 0 && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    }
 }
 
 fn builtin(b: Builtin, args: &[Value], st: &mut State, span: Span) -> Result<Value, RuntimeError> {

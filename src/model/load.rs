@@ -647,8 +647,14 @@ impl Builder {
         key: &Ty,
         val: &Ty,
     ) -> Data {
+        // Missing keys read as none for items and procedures, else 0.
+        let fill = if matches!(val, Ty::Ent(_) | Ty::Proc) {
+            -1
+        } else {
+            0
+        };
         let mut out: Vec<i64> = match key {
-            Ty::Ent(k) => vec![0; self.kinds[*k as usize].items.len()],
+            Ty::Ent(k) => vec![fill; self.kinds[*k as usize].items.len()],
             _ => Vec::new(),
         };
         for (k, v) in map.iter() {
@@ -677,7 +683,7 @@ impl Builder {
                 _ => continue,
             };
             if out.len() <= idx {
-                out.resize(idx + 1, 0);
+                out.resize(idx + 1, fill);
             }
             out[idx] = self.value(file, text, v, val).int();
         }

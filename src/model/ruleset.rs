@@ -97,9 +97,14 @@ impl Data {
 
     /// `self[key]`, 0 when out of range.
     pub fn at(&self, key: i64) -> i64 {
+        self.at_or(key, 0)
+    }
+
+    /// `self[key]`, `default` when out of range.
+    pub fn at_or(&self, key: i64, default: i64) -> i64 {
         match self {
-            Data::Ints(v) if key >= 0 => v.get(key as usize).copied().unwrap_or(0),
-            _ => 0,
+            Data::Ints(v) if key >= 0 => v.get(key as usize).copied().unwrap_or(default),
+            _ => default,
         }
     }
 }

@@ -85,6 +85,11 @@ impl Symbols {
         self.map.insert(name.to_string(), (g, span));
     }
 
+    /// Forgets a name (scenarios renaming seats).
+    pub fn remove(&mut self, name: &str) {
+        self.map.remove(name);
+    }
+
     /// Every defined name, for "did you mean" help.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.map.keys().map(|s| s.as_str())

@@ -157,6 +157,7 @@ pub fn run_file(path: &Path) -> Result<Outcome, String> {
         fails: Vec::new(),
     };
     let map = root.as_mapping().expect("checked above");
+    let mut key_diags = Diagnostics::default();
     crate::model::data::check_keys(
         file,
         &cx.text.clone(),
@@ -166,8 +167,9 @@ pub fn run_file(path: &Path) -> Result<Outcome, String> {
             "steps", "notes",
         ],
         "a scenario",
-        &mut Diagnostics::default(),
+        &mut key_diags,
     );
+    cx.fails.append(&mut key_diags.items);
     let title = map
         .get_node("title")
         .and_then(scalar)
@@ -184,6 +186,14 @@ pub fn run_file(path: &Path) -> Result<Outcome, String> {
         .unwrap_or(0);
     if let Some(seats) = map.get_node("seats").and_then(|n| n.as_sequence()) {
         let names: Vec<String> = seats.iter().filter_map(scalar).collect();
+        // The old seat names no longer name anyone.
+        for old in cx.rules.kinds[PLAYER as usize].items.clone() {
+            if !names.contains(&old)
+                && matches!(cx.rules.symbols.get(&old), Some(Global::Item(PLAYER, _)))
+            {
+                cx.rules.symbols.remove(&old);
+            }
+        }
         for (i, n) in names.iter().enumerate() {
             if i < cx.rules.kinds[PLAYER as usize].items.len() {
                 cx.rules.kinds[PLAYER as usize].items[i] = n.clone();
@@ -282,7 +292,19 @@ fn eval_expr(cx: &mut Ctx, game: &mut Game, node: &Node, src: &str) -> Option<(S
     let rules = cx.rules.clone();
     let mut st = game.state().clone();
     match crate::engine::vm::eval(&rules, &mut st, f, Vec::new()) {
-        Ok(v) => Some((rules.display(&ty, v.int(), st.nplayers), ty)),
+        Ok(v) => {
+            let shown = match &ty {
+                Ty::Set(k) => {
+                    let names: Vec<String> = crate::engine::vm::elements(&v)
+                        .iter()
+                        .map(|e| rules.display(&Ty::Ent(*k), *e, st.nplayers))
+                        .collect();
+                    format!("{{{}}}", names.join(", "))
+                }
+                _ => rules.display(&ty, v.int(), st.nplayers),
+            };
+            Some((shown, ty))
+        }
         Err(e) => {
             cx.fails.push(
                 Diagnostic::new(cx.span(node), format!("cannot evaluate: {}", e.message))
@@ -299,6 +321,18 @@ fn run_step(cx: &mut Ctx, game: &mut Game, step: &Node, out: &mut Outcome) {
         cx.fail(sp, "a step must be a mapping", "write `- do: name`, `- refuse: name`, `- expect: {...}`, `- check: expr` or `- options: [...]`");
         return;
     };
+    let mut step_diags = Diagnostics::default();
+    crate::model::data::check_keys(
+        cx.file,
+        &cx.text.clone(),
+        m,
+        &[
+            "do", "refuse", "because", "options", "expect", "check", "note",
+        ],
+        "a step",
+        &mut step_diags,
+    );
+    cx.fails.append(&mut step_diags.items);
     let mover = |g: &Game| {
         g.to_move()
             .map(|p| g.rules().kinds[PLAYER as usize].items[p].clone())
