@@ -245,7 +245,6 @@ fn tzolkin_rulebooks_have_no_unexpected_finding() {
 }
 
 #[test]
-#[ignore = "step 3: the Tzolk'in claims"]
 fn tzolkin_mutations_are_flagged() {
     for lang in ["pt", "ro"] {
         let Some((text, name)) = book(lang) else {
@@ -282,7 +281,6 @@ fn tzolkin_with_test_variants() -> PathBuf {
 }
 
 #[test]
-#[ignore = "step 3: the Tzolk'in claims"]
 fn variant_names_the_passages_stating_the_old_cost() {
     let rs = tzolkin_with_test_variants();
     let v = vec!["dear_food".to_string()];

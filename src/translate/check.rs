@@ -595,7 +595,14 @@ pub fn check(
         }
     }
 
-    // Numeric statements near glossary terms.
+    // Numeric statements near glossary terms (not list markers, not
+    // cross-references).
+    let refs: Vec<String> = i18n
+        .file
+        .references
+        .iter()
+        .flat_map(|w| crate::translate::text::normalise(w))
+        .collect();
     let gloss = Glossary::new(i18n).mark(&tokens);
     let mut statements: Vec<usize> = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
@@ -613,6 +620,10 @@ pub fn check(
             statements.push(i);
         }
     }
+    statements.retain(|&i| {
+        covered.contains(&i)
+            || !(is_list_marker(src, &tokens[i]) || after_reference(&tokens, i, &refs))
+    });
     summary.statements = statements.len();
     for &i in &statements {
         if covered.contains(&i) {
@@ -688,6 +699,18 @@ fn finding(
         message: message.to_string(),
         span: Some(span),
     }
+}
+
+/// `1.` or `2)` opening a line: an item number of a list.
+fn is_list_marker(src: &str, t: &Token) -> bool {
+    let line_start = src[..t.start].rfind('\n').map_or(0, |p| p + 1);
+    src[line_start..t.start].trim().is_empty()
+        && matches!(src[t.end..].chars().next(), Some('.') | Some(')'))
+}
+
+/// A number right after a cross-reference word (`página 10`).
+fn after_reference(tokens: &[Token], i: usize, refs: &[String]) -> bool {
+    i > 0 && refs.iter().any(|r| tokens[i - 1].norm == *r)
 }
 
 /// Chooses among an anchor's matches: the best one not yet used by an

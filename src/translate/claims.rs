@@ -28,6 +28,10 @@ pub struct I18nFile {
     /// (`word*` matches every word starting so).
     #[serde(default)]
     pub glossary: BTreeMap<String, Vec<String>>,
+    /// Words after which a number is a cross-reference (`página 10`), not
+    /// a numeric statement.
+    #[serde(default)]
+    pub references: Vec<String>,
     /// Passages that are not rules (credits, the story): `from` anchor to
     /// `to` anchor, with a reason.
     #[serde(default)]

@@ -241,6 +241,18 @@ pub fn tokenize(src: &str, words: &HashMap<String, i64>) -> Vec<Token> {
                     signed: false,
                 });
                 norm = r.folded[..digits].to_string();
+            } else if (1..=2).contains(&digits)
+                && r.folded[digits..].len() >= 4
+                && r.folded[digits..].chars().all(|c| c.is_ascii_alphabetic())
+            {
+                // A number glued to the next word by the OCR (`3intr-un`):
+                // read the number; the word is lost to matching.
+                num = Some(Num {
+                    value: r.folded[..digits].parse().unwrap_or(0),
+                    word: false,
+                    signed: false,
+                });
+                norm = r.folded[..digits].to_string();
             } else if r.folded.chars().any(|c| c.is_ascii_digit()) {
                 norm = letters_for_digits(&r.folded);
             }
