@@ -48,3 +48,76 @@ fn same_seed_same_decisions_same_state() {
     };
     assert_eq!(play(5), play(5));
 }
+
+#[test]
+fn a_variant_overlays_parameters_and_an_unknown_variant_is_refused() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim");
+    let rules = Arc::new(tabula::model::load(&dir, &["big".to_string()]).expect("variant loads"));
+    assert_eq!(rules.variants, vec!["big".to_string()]);
+    let mut g = Game::new(rules, 2, 0).unwrap();
+    let names: Vec<String> = g.legal().unwrap().into_iter().map(|d| d.name).collect();
+    assert_eq!(names, ["1", "2", "3", "4"]);
+    match tabula::model::load(&dir, &["bgi".to_string()]) {
+        Err(tabula::model::LoadError::NotFound { message, help }) => {
+            assert!(message.contains("unknown variant `bgi`"), "{message}");
+            assert!(help.contains("did you mean `big`?"), "{help}");
+        }
+        other => panic!(
+            "expected an unknown-variant error, got {:?}",
+            other.map(|r| r.name)
+        ),
+    }
+}
+
+fn tzolkin() -> Arc<tabula::model::Ruleset> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/tzolkin");
+    Arc::new(tabula::model::load(&dir, &[]).expect("tzolkin loads"))
+}
+
+#[test]
+fn views_hide_other_players_wealth_tiles_and_the_decks() {
+    let mut g = Game::new(tzolkin(), 4, 3).unwrap();
+    // Setup is waiting for the first player to keep a wealth tile.
+    assert_eq!(g.prompt(), Some("keep a starting wealth tile"));
+    let seat = g.to_move().unwrap();
+    let view = g.view(Some(seat));
+    let mine = g.rules().kinds[0].items[seat].clone();
+    let other = g.rules().kinds[0].items[(seat + 1) % 4].clone();
+    assert!(
+        view.iter()
+            .any(|l| l.starts_with(&format!("dealt[{mine}] = {{"))),
+        "{view:?}"
+    );
+    assert!(view.contains(&format!("dealt[{other}] = ?")), "{view:?}");
+    assert!(view.iter().any(|l| l == "wealth_deck = ?"), "{view:?}");
+    assert!(view.iter().any(|l| l == "deck[1] = ?"), "{view:?}");
+    // The referee sees everything.
+    let all = g.view(None);
+    assert!(all
+        .iter()
+        .any(|l| l.starts_with(&format!("dealt[{other}] = {{"))));
+    // The legal decisions are exactly the four tiles dealt to the mover.
+    assert_eq!(g.legal().unwrap().len(), 4);
+}
+
+#[test]
+fn a_tzolkin_game_log_replays_to_the_same_state() {
+    let rules = tzolkin();
+    let mut g = Game::new(rules.clone(), 3, 11).unwrap();
+    let mut k = 11u64;
+    while !g.is_over() {
+        let n = g.legal().unwrap().len();
+        k = k
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        g.apply((k >> 33) as usize % n).unwrap();
+    }
+    let log = tabula::engine::GameLog::of(&mut g);
+    let text = serde_json::to_string(&log).unwrap();
+    let back: tabula::engine::GameLog = serde_json::from_str(&text).unwrap();
+    let mut r = Game::new(rules, back.players, back.seed).unwrap();
+    for d in &back.decisions {
+        r.apply_named(d).unwrap();
+    }
+    assert_eq!(tabula::engine::GameLog::of(&mut r), log);
+}
