@@ -106,11 +106,11 @@ fn simulate_json_is_identical_for_identical_arguments() {
     assert_eq!(v["players"], 3);
     assert_eq!(v["seed"], 7);
     assert_eq!(v["games"].as_array().unwrap().len(), 50);
-    let rates: f64 = v["summary"]["win_rate"]
+    let rates: f64 = v["summary"]["seats"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|x| x.as_f64().unwrap())
+        .map(|x| x["win_rate"].as_f64().unwrap())
         .sum();
     assert!((rates - 1.0).abs() < 1e-9, "win rates sum to {rates}");
     assert!(!files[0].contains("elapsed") && !files[0].contains("per_sec"));
@@ -270,7 +270,9 @@ fn bench_prints_the_speed_line() {
 
 #[test]
 fn every_command_has_help() {
-    for cmd in ["check", "simulate", "play", "scenario", "replay", "bench"] {
+    for cmd in [
+        "check", "simulate", "merge", "compare", "play", "scenario", "replay", "bench",
+    ] {
         let out = run(bin().args([cmd, "--help"]));
         assert!(out.status.success(), "{cmd}");
         assert!(text(&out.stdout).contains("Usage:"), "{cmd}");
@@ -301,4 +303,220 @@ fn a_rules_error_during_simulation_is_reported_with_the_game_seed() {
         assert!(has_line_col(&stderr, "nim.rules:"), "{stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
+}
+
+/// Runs `tabula simulate` on nim with `args`; returns the JSON written.
+fn simulate_json(dir: &Path, name: &str, args: &[&str]) -> String {
+    let f = dir.join(name);
+    let out = run(bin()
+        .arg("simulate")
+        .arg(nim())
+        .args(args)
+        .arg("--json")
+        .arg(&f));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    std::fs::read_to_string(&f).unwrap()
+}
+
+#[test]
+fn simulate_json_does_not_depend_on_jobs_and_shards_merge_to_the_whole_run() {
+    let dir = temp_dir("jobs");
+    let base = [
+        "--games",
+        "120",
+        "--seed",
+        "3",
+        "--agents",
+        "greedy,random,random",
+    ];
+    let one = simulate_json(&dir, "j1.json", &[&base[..], &["--jobs", "1"]].concat());
+    let two = simulate_json(&dir, "j2.json", &[&base[..], &["--jobs", "2"]].concat());
+    let four = simulate_json(&dir, "j4.json", &[&base[..], &["--jobs", "4"]].concat());
+    assert_eq!(one, two);
+    assert_eq!(one, four);
+    let v: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(v["agents"][0], "greedy");
+    assert_eq!(v["total_games"], 120);
+    assert!(v.get("shard").is_none());
+
+    // Three shards, merged in any order, give the same file byte for byte.
+    let mut files = Vec::new();
+    for i in 1..=3 {
+        let name = format!("s{i}.json");
+        let s = simulate_json(
+            &dir,
+            &name,
+            &[&base[..], &["--shard", &format!("{i}/3")]].concat(),
+        );
+        let v: serde_json::Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(v["shard"]["index"], i);
+        assert_eq!(v["games"].as_array().unwrap().len(), 40);
+        files.push(dir.join(name));
+    }
+    let merged = dir.join("merged.json");
+    let out = run(bin()
+        .arg("merge")
+        .args([&files[2], &files[0], &files[1]])
+        .arg("--json")
+        .arg(&merged));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("win rate"));
+    assert_eq!(std::fs::read_to_string(&merged).unwrap(), one);
+
+    // A missing shard, an overlap, another run: clear errors.
+    let out = run(bin().arg("merge").args([&files[0], &files[2]]));
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("40 of the run's 120 games are in no file (games 40-79)"),
+        "{stderr}"
+    );
+    let out = run(bin()
+        .arg("merge")
+        .args([&files[0], &files[1], &files[1], &files[2]]));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("game 40 is in both") && stderr.contains("overlap"),
+        "{stderr}"
+    );
+    let other = simulate_json(
+        &dir,
+        "other.json",
+        &[
+            "--games",
+            "120",
+            "--seed",
+            "4",
+            "--shard",
+            "2/3",
+            "--agents",
+            "greedy,random,random",
+        ],
+    );
+    assert!(other.contains("\"seed\": 4"));
+    let out = run(bin()
+        .arg("merge")
+        .args([&files[0], &dir.join("other.json"), &files[2]]));
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr.contains("not from the same run") && stderr.contains("seed is 4, not 3"),
+        "{stderr}"
+    );
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"ruleset\": 1}").unwrap();
+    let out = run(bin().arg("merge").arg(&bad));
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr.contains("bad.json`:1:") && stderr.contains("not the JSON output"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_shards_agents_and_jobs_are_clear_errors() {
+    let cases: [(&[&str], &str); 9] = [
+        (&["--shard", "0/2"], "i counts from 1"),
+        (&["--shard", "3/2"], "between 1 and 2"),
+        (&["--shard", "1/0"], "n must be at least 1"),
+        (&["--shard", "half"], "expected i/n"),
+        (
+            &["--agents", "random,random"],
+            "names 2 agents but the game has 3 seats",
+        ),
+        (
+            &["--agents", "random,greedy,randon"],
+            "seat 3: unknown agent `randon`",
+        ),
+        (
+            &["--agents", "mcts:depth=2,random,random"],
+            "unknown mcts option `depth`",
+        ),
+        (
+            &["--agents", "mcts:iterations=20,random,random"],
+            "not implemented yet",
+        ),
+        (&["--jobs", "0"], "--jobs must be at least 1"),
+    ];
+    for (args, msg) in cases {
+        let out = run(bin().arg("simulate").arg(nim()).args(args));
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(msg), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn simulate_writes_csv_and_a_self_contained_html_report() {
+    let dir = temp_dir("reports");
+    let (csv, html) = (dir.join("games.csv"), dir.join("report.html"));
+    let out = run(bin()
+        .arg("simulate")
+        .arg(nim())
+        .args(["--games", "60", "--players", "2", "--quiet", "--csv"])
+        .arg(&csv)
+        .arg("--report")
+        .arg(&html));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for needle in [
+        "95% CI",
+        "median",
+        "rounds/game:",
+        "decisions/game:",
+        "first player:",
+        "games/s:",
+    ] {
+        assert!(stdout.contains(needle), "{needle}: {stdout}");
+    }
+    // Not a terminal: no progress bar.
+    assert!(!text(&out.stderr).contains("eta"), "{}", text(&out.stderr));
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 61);
+    assert_eq!(
+        lines[0],
+        "game,seed,first,decisions,rounds,winners,score_p1,score_p2,win_p1,win_p2"
+    );
+    assert!(lines[1].starts_with("0,"), "{}", lines[1]);
+    let html = std::fs::read_to_string(&html).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(
+        html.matches("<svg").count() >= 4,
+        "win bars, 2 histograms, lengths"
+    );
+    assert!(html.contains("Score of p1") && html.contains("Win rate by seat"));
+    assert!(!html.contains("<script") && !html.contains("src=") && !html.contains("href="));
+}
+
+#[test]
+fn compare_reports_changes_with_p_values() {
+    let dir = temp_dir("compare");
+    let json = dir.join("cmp.json");
+    let out = run(bin()
+        .arg("compare")
+        .arg(nim())
+        .args(["--variant", "base", "--games", "200", "--players", "2"])
+        .args(["--agents", "greedy,random", "--json"])
+        .arg(&json));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("p (z)") && stdout.contains("p (Welch)"),
+        "{stdout}"
+    );
+    // The same rules on the same seeds: nothing changes.
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    for c in v["changes"].as_array().unwrap() {
+        assert_eq!(c["win_rate"]["diff"], 0.0);
+        assert_eq!(c["win_rate"]["p"], 1.0);
+        assert_eq!(c["score"]["p"], 1.0);
+    }
+    let out = run(bin()
+        .arg("compare")
+        .arg(nim())
+        .args(["--variant", "no-such-variant"]));
+    assert_eq!(out.status.code(), Some(1));
 }

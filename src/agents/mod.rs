@@ -3,6 +3,16 @@
 //! Every driver (simulations, the `play` command, scenarios, custom
 //! programs) asks an [`Agent`] for the index of one of the legal decisions
 //! the engine lists at the current choice point.
+//!
+//! Bots are named on the command line by an [`AgentSpec`] (`random`,
+//! `greedy`, `mcts:iterations=2000`, ...), one per seat; a spec builds a
+//! fresh agent for each game from the game's seed.
+
+mod greedy;
+mod spec;
+
+pub use greedy::GreedyAgent;
+pub use spec::{parse_agents, AgentSpec};
 
 use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg64;

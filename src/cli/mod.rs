@@ -5,6 +5,8 @@
 //! the input, 2 a usage error (reported by clap).
 
 mod check;
+mod compare;
+mod merge;
 mod play;
 mod replay;
 mod simulate;
@@ -19,7 +21,7 @@ use clap::{Parser, Subcommand};
 use crate::model::{LoadError, Ruleset};
 
 /// tabula: board games written as data. Check rulesets, simulate games
-/// between bots, play against them, replay saved games.
+/// between bots, compare variants, play against bots, replay saved games.
 #[derive(Debug, Parser)]
 #[command(name = "tabula", version, about, long_about = None)]
 pub struct Cli {
@@ -41,6 +43,45 @@ pub struct RulesetArgs {
     pub variants: Vec<String>,
 }
 
+/// What a simulation plays: shared by `simulate` and `compare`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Number of players (default: the ruleset's maximum).
+    #[arg(long, short = 'p', value_name = "N")]
+    pub players: Option<usize>,
+    /// Number of games to play (in the whole run, when sharded).
+    #[arg(long, short = 'g', value_name = "G", default_value_t = 1000)]
+    pub games: usize,
+    /// The run seed; each game's seed is derived from it and the game's index.
+    #[arg(long, short = 's', value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// One bot per seat, separated by commas: random, greedy, mcts,
+    /// mcts:iterations=N, mcts:ms=N (default: random in every seat).
+    #[arg(long, value_name = "A,B,...")]
+    pub agents: Option<String>,
+    /// Threads to play on (default: one per core). Results do not depend on it.
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+    /// No progress bar (it is shown only when stderr is a terminal anyway).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// The files a simulation (or a merge) writes.
+#[derive(Debug, clap::Args)]
+pub struct OutputArgs {
+    /// Write the statistics and every game's record to FILE as JSON
+    /// (identical for identical arguments, whatever --jobs).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write one CSV row per game to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write a self-contained HTML page (score histograms, win-rate bars) to FILE.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+}
+
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -50,22 +91,54 @@ pub enum Command {
         #[command(flatten)]
         rules: RulesetArgs,
     },
-    /// Play many games between random bots and print statistics.
+    /// Play many games between bots (in parallel) and print statistics.
+    ///
+    /// The games of a run are reproducible: game i's seed comes from the run
+    /// seed and i, so the JSON is identical for any --jobs, and a run split
+    /// with --shard and joined with `tabula merge` equals the whole run.
     Simulate {
         /// The ruleset and variants.
         #[command(flatten)]
         rules: RulesetArgs,
-        /// Number of players (default: the ruleset's maximum).
-        #[arg(long, short = 'p', value_name = "N")]
-        players: Option<usize>,
-        /// Number of games to play.
-        #[arg(long, short = 'g', value_name = "G", default_value_t = 1000)]
-        games: usize,
-        /// The run seed; each game's seed is derived from it and the game's index.
-        #[arg(long, short = 's', value_name = "S", default_value_t = 0)]
-        seed: u64,
-        /// Write every game's record and the statistics to FILE as JSON
-        /// (identical for identical arguments).
+        /// Players, games, seed, bots, threads.
+        #[command(flatten)]
+        run: RunArgs,
+        /// Play only the i-th of n contiguous slices of the games, i counted
+        /// from 1 (1/4, 2/4, 3/4, 4/4); join the outputs with `tabula merge`.
+        #[arg(long, value_name = "i/n")]
+        shard: Option<String>,
+        /// Where to write the results.
+        #[command(flatten)]
+        out: OutputArgs,
+    },
+    /// Join the JSON outputs of the shards of one run (`simulate --shard`)
+    /// into the output of the whole run.
+    Merge {
+        /// The shards' JSON files (any order).
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+        /// Where to write the results.
+        #[command(flatten)]
+        out: OutputArgs,
+    },
+    /// Play the same games under two rule sets and report what changed,
+    /// with its significance.
+    Compare {
+        /// The ruleset: a directory holding game.yaml, or a name under rules/.
+        #[arg(value_name = "RULESET")]
+        ruleset: String,
+        /// A variant of the rule set under test (repeat to compose; `base`
+        /// for none).
+        #[arg(long = "variant", value_name = "V")]
+        variants: Vec<String>,
+        /// A variant of the baseline rule set (repeat to compose; `base` or
+        /// nothing for the base rules).
+        #[arg(long = "against", value_name = "B")]
+        against: Vec<String>,
+        /// Players, games, seed, bots, threads.
+        #[command(flatten)]
+        run: RunArgs,
+        /// Write the comparison to FILE as JSON.
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
     },
@@ -140,11 +213,18 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Check { rules } => check::run(&rules),
         Command::Simulate {
             rules,
-            players,
-            games,
-            seed,
+            run,
+            shard,
+            out,
+        } => simulate::simulate(&rules, &run, shard.as_deref(), &out),
+        Command::Merge { files, out } => merge::run(&files, &out),
+        Command::Compare {
+            ruleset,
+            variants,
+            against,
+            run,
             json,
-        } => simulate::simulate(&rules, players, games, seed, json.as_deref()),
+        } => compare::run(&ruleset, &variants, &against, &run, json.as_deref()),
         Command::Play {
             rules,
             players,

@@ -1,0 +1,206 @@
+//! Agent specifications: how bots are named on the command line.
+//!
+//! A spec is a bot name with options after colons: `random`, `greedy`,
+//! `mcts`, `mcts:iterations=2000`, `mcts:ms=50`,
+//! `mcts:iterations=2000:ms=50`. A list of specs, one per seat, is separated
+//! by commas: `mcts:iterations=300,random,random,random`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{Agent, GreedyAgent, RandomAgent};
+use crate::model::Ruleset;
+
+/// A bot, as named on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AgentSpec {
+    /// Uniformly random among the legal decisions.
+    Random,
+    /// One decision ahead on the ruleset's `evaluate` function (or its
+    /// score keys).
+    Greedy,
+    /// Information-set Monte Carlo tree search with an iteration and/or
+    /// time budget.
+    Mcts {
+        /// Iterations per decision.
+        iterations: Option<u64>,
+        /// Milliseconds per decision.
+        ms: Option<u64>,
+    },
+}
+
+/// The bot names [`AgentSpec`] accepts, for error messages.
+pub const AGENT_NAMES: &str = "random, greedy, mcts (options: mcts:iterations=N, mcts:ms=N)";
+
+impl FromStr for AgentSpec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<AgentSpec, String> {
+        let s = s.trim();
+        let mut parts = s.split(':');
+        let name = parts.next().unwrap_or("").trim();
+        let options: Vec<&str> = parts.map(str::trim).collect();
+        let no_options = |spec: AgentSpec| {
+            if options.is_empty() {
+                Ok(spec)
+            } else {
+                Err(format!(
+                    "the `{name}` agent takes no options (got `{}`)",
+                    options.join(":")
+                ))
+            }
+        };
+        match name {
+            "random" => no_options(AgentSpec::Random),
+            "greedy" => no_options(AgentSpec::Greedy),
+            "mcts" => {
+                let (mut iterations, mut ms) = (None, None);
+                for opt in options {
+                    let Some((key, value)) = opt.split_once('=') else {
+                        return Err(format!(
+                            "bad mcts option `{opt}`: expected `iterations=N` or `ms=N`"
+                        ));
+                    };
+                    let (key, value) = (key.trim(), value.trim());
+                    let n: u64 = value.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                        format!("bad mcts option `{opt}`: `{value}` is not a positive integer")
+                    })?;
+                    let slot = match key {
+                        "iterations" => &mut iterations,
+                        "ms" => &mut ms,
+                        _ => {
+                            return Err(format!(
+                                "unknown mcts option `{key}`: the options are `iterations` and `ms`"
+                            ))
+                        }
+                    };
+                    if slot.replace(n).is_some() {
+                        return Err(format!("the mcts option `{key}` is given twice"));
+                    }
+                }
+                Ok(AgentSpec::Mcts { iterations, ms })
+            }
+            "" => Err(format!(
+                "an agent name is missing (the agents are {AGENT_NAMES})"
+            )),
+            other => {
+                let hint = ["random", "greedy", "mcts"]
+                    .iter()
+                    .find(|k| strsim::jaro_winkler(other, k) > 0.8)
+                    .map(|k| format!("; did you mean `{k}`?"))
+                    .unwrap_or_default();
+                Err(format!(
+                    "unknown agent `{other}` (the agents are {AGENT_NAMES}){hint}"
+                ))
+            }
+        }
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentSpec::Random => f.write_str("random"),
+            AgentSpec::Greedy => f.write_str("greedy"),
+            AgentSpec::Mcts { iterations, ms } => {
+                f.write_str("mcts")?;
+                if let Some(n) = iterations {
+                    write!(f, ":iterations={n}")?;
+                }
+                if let Some(n) = ms {
+                    write!(f, ":ms={n}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl AgentSpec {
+    /// Builds the bot for one game: `seed` drives its own random choices.
+    /// Fails when the bot cannot play this ruleset (or is not available).
+    pub fn build(&self, rules: &Ruleset, seed: u64) -> Result<Box<dyn Agent>, String> {
+        match self {
+            AgentSpec::Random => Ok(Box::new(RandomAgent::new(seed))),
+            AgentSpec::Greedy => Ok(Box::new(GreedyAgent::new(rules, seed)?)),
+            AgentSpec::Mcts { .. } => Err(format!(
+                "the `{self}` agent is not implemented yet (available: random, greedy)"
+            )),
+        }
+    }
+}
+
+/// Parses a comma-separated list of agents, one per seat, for `players`
+/// seats. An empty list means every seat is `random`.
+pub fn parse_agents(list: Option<&str>, players: usize) -> Result<Vec<AgentSpec>, String> {
+    let Some(list) = list.filter(|l| !l.trim().is_empty()) else {
+        return Ok(vec![AgentSpec::Random; players]);
+    };
+    let specs = list
+        .split(',')
+        .enumerate()
+        .map(|(i, s)| {
+            s.parse::<AgentSpec>()
+                .map_err(|e| format!("--agents, seat {}: {e}", i + 1))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if specs.len() != players {
+        return Err(format!(
+            "--agents names {} agent{} but the game has {players} seats: give one agent per seat, e.g. `{}`",
+            specs.len(),
+            if specs.len() == 1 { "" } else { "s" },
+            vec!["random"; players].join(",")
+        ));
+    }
+    Ok(specs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_names_and_options() {
+        assert_eq!("random".parse(), Ok(AgentSpec::Random));
+        assert_eq!(" greedy ".parse(), Ok(AgentSpec::Greedy));
+        assert_eq!(
+            "mcts:iterations=2000".parse(),
+            Ok(AgentSpec::Mcts {
+                iterations: Some(2000),
+                ms: None
+            })
+        );
+        let s: AgentSpec = "mcts:ms=50:iterations=10".parse().unwrap();
+        assert_eq!(s.to_string(), "mcts:iterations=10:ms=50");
+        assert_eq!("mcts".parse::<AgentSpec>().unwrap().to_string(), "mcts");
+    }
+
+    #[test]
+    fn rejects_bad_agents() {
+        let e = "randon".parse::<AgentSpec>().unwrap_err();
+        assert!(e.contains("unknown agent `randon`") && e.contains("did you mean `random`"));
+        let e = "mcts:depth=3".parse::<AgentSpec>().unwrap_err();
+        assert!(e.contains("unknown mcts option `depth`"), "{e}");
+        let e = "mcts:iterations=lots".parse::<AgentSpec>().unwrap_err();
+        assert!(e.contains("not a positive integer"), "{e}");
+        let e = "mcts:ms=0".parse::<AgentSpec>().unwrap_err();
+        assert!(e.contains("not a positive integer"), "{e}");
+        let e = "mcts:ms".parse::<AgentSpec>().unwrap_err();
+        assert!(e.contains("expected `iterations=N`"), "{e}");
+        let e = "mcts:ms=1:ms=2".parse::<AgentSpec>().unwrap_err();
+        assert!(e.contains("given twice"), "{e}");
+        let e = "random:fast".parse::<AgentSpec>().unwrap_err();
+        assert!(e.contains("takes no options"), "{e}");
+    }
+
+    #[test]
+    fn one_agent_per_seat() {
+        assert_eq!(parse_agents(None, 3).unwrap(), vec![AgentSpec::Random; 3]);
+        let v = parse_agents(Some("greedy,random"), 2).unwrap();
+        assert_eq!(v, vec![AgentSpec::Greedy, AgentSpec::Random]);
+        let e = parse_agents(Some("greedy,random"), 3).unwrap_err();
+        assert!(e.contains("3 seats"), "{e}");
+        let e = parse_agents(Some("random,bogus"), 2).unwrap_err();
+        assert!(e.contains("seat 2") && e.contains("bogus"), "{e}");
+    }
+}

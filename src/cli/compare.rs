@@ -1,0 +1,86 @@
+//! `tabula compare`: the same seeds under two rule sets.
+
+use std::path::Path;
+
+use super::simulate::{agents, jobs, play, write_file};
+use super::{load_named, player_count, seat_names, CmdResult, RunArgs};
+use crate::sim::{compare, SimConfig};
+
+/// The variant list of `--variant`/`--against`: `base` and `none` mean the
+/// base rules.
+fn variants(list: &[String]) -> Vec<String> {
+    list.iter()
+        .filter(|v| !matches!(v.as_str(), "base" | "none" | ""))
+        .cloned()
+        .collect()
+}
+
+pub(super) fn run(
+    ruleset: &str,
+    variant: &[String],
+    against: &[String],
+    run: &RunArgs,
+    json: Option<&Path>,
+) -> CmdResult {
+    let jobs = jobs(run)?;
+    let (vb, va) = (variants(against), variants(variant));
+    let base_rules = load_named(ruleset, &vb)?;
+    let var_rules = load_named(ruleset, &va)?;
+    // The player count must suit both rule sets.
+    let players = player_count(&base_rules, run.players)?;
+    let players = player_count(&var_rules, Some(players))?;
+    let specs = agents(&base_rules, run, players)?;
+    agents(&var_rules, run, players)?;
+    let name = |v: &[String]| {
+        if v.is_empty() {
+            "base".to_string()
+        } else {
+            v.join("+")
+        }
+    };
+    println!(
+        "{}: {} against {}, {} games each, {} players, seed {}; {}",
+        base_rules.name,
+        name(&va),
+        name(&vb),
+        run.games,
+        players,
+        run.seed,
+        specs
+            .iter()
+            .map(|a| a.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let cfg = |v: &[String]| SimConfig {
+        players,
+        games: run.games,
+        seed: run.seed,
+        variants: v.to_vec(),
+        agents: specs.clone(),
+        shard: None,
+    };
+    let (base, t1) = play(&base_rules, &cfg(&vb), run, jobs)?;
+    let (var, t2) = play(&var_rules, &cfg(&va), run, jobs)?;
+    let mut c = compare::compare(players, &base, &var);
+    c.ruleset = base_rules.id.clone();
+    c.baseline = base_rules.variants.clone();
+    c.variant = var_rules.variants.clone();
+    c.seats = seat_names(&base_rules, players);
+    c.agents = specs.iter().map(|a| a.to_string()).collect();
+    c.seed = run.seed;
+    print!("{}", c.render());
+    let t = t1 + t2;
+    if t > 0.0 {
+        println!(
+            "time: {t:.2}s  games/s: {:.1}",
+            (base.len() + var.len()) as f64 / t
+        );
+    }
+    if let Some(path) = json {
+        let text = serde_json::to_string_pretty(&c).unwrap_or_default() + "\n";
+        write_file(path, &text)?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}

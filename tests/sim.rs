@@ -1,0 +1,235 @@
+//! Simulations through the library, on the small test ruleset
+//! `tests/rulesets/nim`: reproducibility across threads and shards, merging,
+//! statistics, the greedy bot and comparisons of rule sets.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tabula::agents::{parse_agents, Agent, AgentSpec, GreedyAgent};
+use tabula::engine::Game;
+use tabula::model::Ruleset;
+use tabula::sim::{self, compare, merge, Report, Shard, SimConfig};
+
+fn nim_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim")
+}
+
+fn load(dir: &Path, variants: &[String]) -> Arc<Ruleset> {
+    Arc::new(tabula::model::load(dir, variants).unwrap_or_else(|e| panic!("{e:?}")))
+}
+
+fn nim() -> Arc<Ruleset> {
+    load(&nim_dir(), &[])
+}
+
+/// A copy of nim under the temp dir, with `extra` appended to its rules
+/// and `files` (relative path, contents) added.
+fn nim_copy(name: &str, extra: &str, files: &[(&str, &str)]) -> PathBuf {
+    let d = std::env::temp_dir()
+        .join(format!("tabula-sim-{}-{name}", std::process::id()))
+        .join("nim");
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(d.join("variants")).unwrap();
+    for f in ["game.yaml", "data.yaml", "nim.rules"] {
+        std::fs::copy(nim_dir().join(f), d.join(f)).unwrap();
+    }
+    let rules = std::fs::read_to_string(d.join("nim.rules")).unwrap();
+    std::fs::write(d.join("nim.rules"), format!("{rules}\n{extra}\n")).unwrap();
+    for (path, text) in files {
+        std::fs::write(d.join(path), text).unwrap();
+    }
+    d
+}
+
+fn cfg(players: usize, games: usize, seed: u64, agents: &str) -> SimConfig {
+    SimConfig {
+        agents: parse_agents(Some(agents), players).unwrap(),
+        ..SimConfig::random(players, games, seed)
+    }
+}
+
+fn report(rules: &Arc<Ruleset>, cfg: &SimConfig, jobs: usize) -> Report {
+    let records = sim::run(rules, cfg, jobs, &|_| {}).unwrap();
+    let seats = (1..=cfg.players).map(|p| format!("p{p}")).collect();
+    Report::new(rules, cfg, seats, records)
+}
+
+#[test]
+fn a_run_is_identical_for_any_number_of_threads() {
+    let rules = nim();
+    let c = cfg(3, 200, 11, "greedy,random,random");
+    let one = report(&rules, &c, 1).to_json();
+    for jobs in [2, 3, 8, 0] {
+        assert_eq!(report(&rules, &c, jobs).to_json(), one, "jobs {jobs}");
+    }
+    // Each game replays on its own from its index.
+    let r = report(&rules, &c, 2);
+    let g = sim::simulate_one(&rules, &c.agents, 11, 137).unwrap();
+    assert_eq!(r.games[137], g);
+    assert_eq!(g.seed, sim::game_seed(11, 137));
+}
+
+#[test]
+fn shards_merge_into_the_whole_run() {
+    let rules = nim();
+    let whole = report(&rules, &cfg(2, 101, 5, "random,greedy"), 2);
+    let shards: Vec<(String, Report)> = (1..=4)
+        .rev()
+        .map(|index| {
+            let c = SimConfig {
+                shard: Some(Shard { index, count: 4 }),
+                ..cfg(2, 101, 5, "random,greedy")
+            };
+            (format!("shard{index}"), report(&rules, &c, 2))
+        })
+        .collect();
+    assert_eq!(shards[0].1.shard, Some(Shard { index: 4, count: 4 }));
+    let sizes: usize = shards.iter().map(|(_, r)| r.games.len()).sum();
+    assert_eq!(sizes, 101);
+    let merged = merge(&shards).unwrap();
+    assert_eq!(merged, whole);
+    assert_eq!(merged.to_json(), whole.to_json());
+
+    // Round trip through JSON, as `tabula merge` reads the files.
+    let parsed: Vec<(String, Report)> = shards
+        .iter()
+        .map(|(n, r)| (n.clone(), serde_json::from_str(&r.to_json()).unwrap()))
+        .collect();
+    assert_eq!(merge(&parsed).unwrap().to_json(), whole.to_json());
+
+    // Gaps, overlaps and mixed runs are refused.
+    let e = merge(&shards[1..]).unwrap_err();
+    assert!(e.contains("are in no file (games 75-100)"), "{e}");
+    let mut twice = shards.clone();
+    twice.push(shards[2].clone());
+    let e = merge(&twice).unwrap_err();
+    assert!(e.contains("the shards overlap"), "{e}");
+    let mut other = shards.clone();
+    other[1].1.agents[0] = "greedy".into();
+    let e = merge(&other).unwrap_err();
+    assert!(
+        e.contains("agent list is greedy,greedy, not random,greedy"),
+        "{e}"
+    );
+    let mut forged = shards.clone();
+    forged[0].1.games[0].seed ^= 1;
+    assert!(merge(&forged)
+        .unwrap_err()
+        .contains("the run seed gives it"));
+    assert!(merge(&[]).is_err());
+}
+
+#[test]
+fn the_summary_has_intervals_quantiles_and_the_first_player() {
+    let rules = nim();
+    let r = report(&rules, &cfg(3, 300, 1, "random,random,random"), 0);
+    let s = &r.summary;
+    assert_eq!(s.games, 300);
+    let total: f64 = s.seats.iter().map(|x| x.win_rate).sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    for seat in &s.seats {
+        assert!(seat.win_ci95.0 < seat.win_rate && seat.win_rate < seat.win_ci95.1);
+        let sc = seat.score.as_ref().unwrap();
+        assert!(sc.min as f64 <= sc.p25 && sc.p25 <= sc.median);
+        assert!(sc.median <= sc.p75 && sc.p75 <= sc.max as f64);
+    }
+    // Nim: p1 always takes the first decision.
+    assert_eq!(s.first_player.games, 300);
+    assert_eq!(s.first_player.by_seat[0].games, 300);
+    assert_eq!(s.first_player.win_rate, s.seats[0].win_rate);
+    assert!((s.first_player.fair_share - 1.0 / 3.0).abs() < 1e-12);
+    let rounds = s.rounds.as_ref().unwrap();
+    assert!(rounds.min >= 5 && rounds.max <= 15, "{rounds:?}");
+    assert!(r.games.iter().all(|g| g.first == Some(0)));
+    let csv = sim::csv::render(&r);
+    assert_eq!(csv.lines().count(), 301);
+    let html = sim::html::render(&r, "Nim", Some(1.0));
+    assert!(html.contains("<svg") && html.contains("Score of p3 (random)"));
+}
+
+#[test]
+fn greedy_beats_random_and_is_reproducible() {
+    let rules = nim();
+    // Greedy in the second seat, so the first-player edge does not help it.
+    let r = report(&rules, &cfg(2, 400, 9, "random,greedy"), 0);
+    let greedy = &r.summary.seats[1];
+    assert!(greedy.win_ci95.0 > 0.5, "greedy won {}", greedy.win_rate);
+    assert_eq!(report(&rules, &cfg(2, 400, 9, "random,greedy"), 1), r);
+}
+
+#[test]
+fn greedy_follows_the_rulesets_evaluate_function() {
+    // An evaluation that prefers a large pile: greedy takes one counter,
+    // unless it can win at once.
+    let dir = nim_copy("evaluate", "fn evaluate(p: player) -> int = pile;", &[]);
+    let rules = load(&dir, &[]);
+    let bot = GreedyAgent::new(&rules, 1).unwrap();
+    assert!(bot.uses_evaluate());
+    assert!(!GreedyAgent::new(&nim(), 1).unwrap().uses_evaluate());
+    let mut game = Game::new(rules.clone(), 2, 0).unwrap();
+    let mut bots: Vec<Box<dyn Agent>> = vec![
+        Box::new(bot),
+        Box::new(GreedyAgent::new(&rules, 2).unwrap()),
+    ];
+    while !game.is_over() {
+        let legal = game.legal().unwrap();
+        let seat = game.to_move().unwrap();
+        let i = bots[seat].choose(&mut game, &legal);
+        // Three or fewer left: take them all and win; else take one.
+        let pile = 15
+            - game
+                .history()
+                .iter()
+                .map(|d| d.parse::<i64>().unwrap())
+                .sum::<i64>();
+        let want = if pile <= 3 {
+            pile.to_string()
+        } else {
+            "1".into()
+        };
+        assert_eq!(legal[i].name, want, "pile {pile}");
+        game.apply(i).unwrap();
+    }
+    assert_eq!(game.history().len(), 13);
+
+    // A wrong signature is refused when the bot is built.
+    let dir = nim_copy("badeval", "fn evaluate() -> int = pile;", &[]);
+    let rules = load(&dir, &[]);
+    let e = AgentSpec::Greedy.build(&rules, 0).err().unwrap();
+    assert!(e.contains("fn evaluate(p: player) -> int"), "{e}");
+}
+
+#[test]
+fn compare_sees_a_real_change_and_not_a_null_one() {
+    let dir = nim_copy(
+        "variant",
+        "",
+        &[
+            (
+                "variants/short.yaml",
+                "description: A pile of 4.\nfiles: [short-params.yaml]\n",
+            ),
+            ("variants/short-params.yaml", "params:\n  start: 4\n"),
+        ],
+    );
+    let base = load(&dir, &[]);
+    let short = load(&dir, &["short".to_string()]);
+    let c = cfg(2, 400, 3, "greedy,random");
+    let a = sim::run(&base, &c, 0, &|_| {}).unwrap();
+    let b = sim::run(&short, &c, 0, &|_| {}).unwrap();
+    // With 4 counters greedy (first) takes 1-3 and random may then take the
+    // rest; the game is much shorter.
+    let cmp = compare::compare(2, &a, &b);
+    assert!(cmp.decisions.diff < -3.0, "{:?}", cmp.decisions);
+    assert!(cmp.decisions.p < 1e-6, "{:?}", cmp.decisions);
+    let null = compare::compare(2, &a, &a);
+    assert!(null
+        .changes
+        .iter()
+        .all(|c| c.win_rate.p == 1.0 && c.score.p == 1.0));
+    let text = cmp.render();
+    assert!(
+        text.contains("p (Welch)") && text.contains("decisions/game:"),
+        "{text}"
+    );
+}
