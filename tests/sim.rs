@@ -233,3 +233,19 @@ fn compare_sees_a_real_change_and_not_a_null_one() {
         "{text}"
     );
 }
+
+#[path = "../examples/custom_report.rs"]
+mod custom_report;
+
+#[test]
+fn the_custom_report_example_runs() {
+    let (report, classes) = custom_report::run(300).expect("the example runs");
+    assert_eq!(report.games.len(), 300);
+    assert_eq!(classes.len(), 3);
+    assert_eq!(classes.iter().map(|c| c.games).sum::<usize>(), 300);
+    for c in &classes {
+        if c.games > 0 {
+            assert!((c.win_rate.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{c:?}");
+        }
+    }
+}

@@ -30,8 +30,16 @@ pub(super) fn progress_bar(len: u64, quiet: bool) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(len);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} games  {per_sec}  elapsed {elapsed}  eta {eta}",
+            "{bar:30} {pos}/{len} games  {rate}  elapsed {elapsed}  eta {eta}",
         )
+        .map(|s| {
+            s.with_key(
+                "rate",
+                |st: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.1} games/s", st.per_sec());
+                },
+            )
+        })
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     bar
