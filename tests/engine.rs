@@ -121,3 +121,38 @@ fn a_tzolkin_game_log_replays_to_the_same_state() {
     }
     assert_eq!(tabula::engine::GameLog::of(&mut r), log);
 }
+
+#[test]
+fn grids_give_neighbours_regions_and_components() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/regions");
+    let rules = Arc::new(tabula::model::load(&dir, &[]).expect("regions loads"));
+    let board = &rules.kinds[1];
+    assert_eq!(board.items.len(), 12);
+    assert_eq!(board.items[5], "board_1_1");
+    // Corner: 2 neighbours, middle: 4; a hex cell inside: 6.
+    assert_eq!(board.adjacent[0], vec![1, 4]);
+    assert_eq!(board.adjacent[5], vec![1, 4, 6, 9]);
+    assert_eq!(rules.kinds[2].adjacent[6].len(), 6);
+    let mut g = Game::new(rules, 2, 0).unwrap();
+    // 10 land cells (two river cells are never offered).
+    let legal: Vec<String> = g.legal().unwrap().into_iter().map(|d| d.name).collect();
+    assert_eq!(legal.len(), 10);
+    assert!(!legal.contains(&"board_1_0".to_string()));
+    // Black: the left column and board_2_2; white takes the rest.
+    for (b, w) in [
+        ("board_0_0", "board_2_0"),
+        ("board_0_1", "board_3_0"),
+        ("board_0_2", "board_2_1"),
+        ("board_2_2", "board_3_1"),
+        ("board_1_2", "board_3_2"),
+    ] {
+        g.apply_named(b).unwrap();
+        g.apply_named(w).unwrap();
+    }
+    assert!(g.is_over());
+    let o = g.outcome().unwrap().unwrap();
+    // Black: 0_0, 0_1, 0_2, 1_2, 2_2 in one group of 5; white: 2_0, 3_0,
+    // 2_1, 3_1, 3_2 in one group of 5: a tie on both keys, a shared win.
+    assert_eq!(o.keys, vec![vec![5, -1], vec![5, -1]]);
+    assert_eq!(o.winners, vec![0, 1]);
+}

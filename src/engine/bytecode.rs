@@ -124,6 +124,14 @@ pub enum Op {
     ListShuffle(VarId),
     /// Pop the indices; empty the list.
     ListClear(VarId),
+    /// Pop a cell of a grid kind; push the set of its neighbours.
+    Adjacent(KindId),
+    /// Pop a set then a cell; push the cells connected to it through the set.
+    Connected(KindId),
+    /// Pop a set of cells; push the number of connected groups in it.
+    Components(KindId),
+    /// Pop y then x; push the cell of a grid kind there (none outside).
+    GridCell(KindId),
     /// Pop a value; push how many elements of a one-dimensional variable equal it.
     CountEq(VarId),
     /// Pop the last then the first index of a one-dimensional variable;

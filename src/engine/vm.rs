@@ -393,6 +393,45 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let cap = rules.vars[*v as usize].elem_words - 1;
                 list_op(op, st, off, cap, item, span)?;
             }
+            Op::Adjacent(k) => {
+                let c = pop_i!();
+                let kind = &rules.kinds[*k as usize];
+                let mut bits = vec![0u64; kind.items.len().div_ceil(64).max(1)];
+                if c >= 0 {
+                    for n in kind
+                        .adjacent
+                        .get(c as usize)
+                        .map_or(&[][..], |v| v.as_slice())
+                    {
+                        set_put(&mut bits, *n as i64, true);
+                    }
+                }
+                stack.push(Value::S(Arc::new(bits)));
+            }
+            Op::Connected(k) => {
+                let within = stack.pop().expect("set");
+                let c = pop_i!();
+                let kind = &rules.kinds[*k as usize];
+                let bits = if c < 0 {
+                    vec![0]
+                } else {
+                    crate::model::grid::connected(kind, c as usize, within.bits())
+                };
+                st.vm.stack.push(Value::S(Arc::new(bits)));
+            }
+            Op::Components(k) => {
+                let cells = stack.pop().expect("set");
+                let kind = &rules.kinds[*k as usize];
+                let n = crate::model::grid::components(kind, cells.bits());
+                st.vm.stack.push(Value::I(n));
+            }
+            Op::GridCell(k) => {
+                let y = pop_i!();
+                let x = pop_i!();
+                let g = rules.kinds[*k as usize].grid.unwrap_or_default();
+                let inside = (0..g.width as i64).contains(&x) && (0..g.height as i64).contains(&y);
+                stack.push(Value::I(if inside { y * g.width as i64 + x } else { -1 }));
+            }
             Op::CountEq(v) => {
                 let x = pop_i!();
                 let vd = &rules.vars[*v as usize];

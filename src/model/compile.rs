@@ -1245,6 +1245,9 @@ impl<'a> Compiler<'a> {
             f.emit(Op::Rotate(v), sp);
             return Ty::Void;
         }
+        if matches!(n, "adjacent" | "connected" | "components" | "cell") && f.lookup(n).is_none() {
+            return self.grid_builtin(f, n, args, sp);
+        }
         if n == "nth" && f.lookup(n).is_none() {
             let kind = match args.first().map(|a| &a.kind) {
                 Some(ExprKind::Name(id)) => match self.symbols.get(&id.name) {
@@ -1342,6 +1345,93 @@ impl<'a> Compiler<'a> {
         }
         f.emit(Op::Call(fid, args.len() as u8), sp);
         sig.ret
+    }
+
+    /// `adjacent(c)`, `connected(c, s)`, `components(s)`, `cell(kind, x, y)`.
+    fn grid_builtin(&mut self, f: &mut FnCtx, n: &str, args: &[Expr], sp: Span) -> Ty {
+        let want = match n {
+            "adjacent" => 1,
+            "connected" => 2,
+            "components" => 1,
+            _ => 3,
+        };
+        if args.len() != want {
+            return self.err(
+                sp,
+                format!(
+                    "`{n}` takes {want} argument{}",
+                    if want == 1 { "" } else { "s" }
+                ),
+                "see Grids in docs/LANGUAGE.md",
+            );
+        }
+        let grid_kind = |c: &Self, t: &Ty| -> Option<KindId> {
+            match t {
+                Ty::Ent(k) | Ty::Set(k)
+                    if *k != ANY_KIND && c.kinds[*k as usize].grid.is_some() =>
+                {
+                    Some(*k)
+                }
+                _ => None,
+            }
+        };
+        if n == "cell" {
+            let k = match &args[0].kind {
+                ExprKind::Name(id) => match self.symbols.get(&id.name) {
+                    Some(Global::Kind(k)) if self.kinds[*k as usize].grid.is_some() => Some(*k),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let Some(k) = k else {
+                return self.err(
+                    args[0].span,
+                    "`cell` takes a grid kind first",
+                    "write cell(board, x, y)",
+                );
+            };
+            for a in &args[1..] {
+                let t = self.expr(f, a);
+                self.expect(&Ty::Int, &t, a.span, "a coordinate");
+            }
+            f.emit(Op::GridCell(k), sp);
+            return Ty::Ent(k);
+        }
+        let t = self.expr(f, &args[0]);
+        let Some(k) = grid_kind(self, &t) else {
+            if t != Ty::Error {
+                self.err(
+                    args[0].span,
+                    format!(
+                        "`{n}` needs {} of a grid kind, not {}",
+                        if n == "components" {
+                            "a set of cells"
+                        } else {
+                            "a cell"
+                        },
+                        self.tn(&t)
+                    ),
+                    "declare the kind with `grid: {shape, width, height}`",
+                );
+            }
+            return Ty::Error;
+        };
+        match n {
+            "adjacent" => {
+                f.emit(Op::Adjacent(k), sp);
+                Ty::Set(k)
+            }
+            "components" => {
+                f.emit(Op::Components(k), sp);
+                Ty::Int
+            }
+            _ => {
+                let t2 = self.expr(f, &args[1]);
+                self.expect(&Ty::Set(k), &t2, args[1].span, "the cells to go through");
+                f.emit(Op::Connected(k), sp);
+                Ty::Set(k)
+            }
+        }
     }
 
     /// Compiles a call of a pure function in place of `Call`, its

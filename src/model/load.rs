@@ -12,6 +12,7 @@ use crate::lang::span::Span;
 use crate::model::compile::{check_reserved, resolve_type, Compiler, FnCtx};
 use crate::model::data::{self, check_keys, node_span, GameFile, VariantFile};
 use crate::model::diag::{did_you_mean, Diagnostic, Diagnostics};
+use crate::model::grid::{Grid, GridShape};
 use crate::model::ruleset::*;
 use crate::model::symbols::{Global, Sig, Symbols};
 
@@ -51,6 +52,7 @@ struct RawKind {
     file: u32,
     fields: Vec<(String, Span, String, Span)>,
     items: Vec<(String, Span, Option<Node>)>,
+    grid: Option<Grid>,
 }
 
 /// Loads and checks the ruleset in `dir`, applying `variants` in order.
@@ -301,6 +303,8 @@ impl Builder {
             fields: Vec::new(),
             data: vec![Vec::new(); n],
             span: pspan,
+            grid: None,
+            adjacent: Vec::new(),
         });
         let id = ast::Ident {
             name: "player".into(),
@@ -389,10 +393,24 @@ impl Builder {
                     d.file,
                     &text,
                     kmap,
-                    &["doc", "fields", "items"],
+                    &["doc", "fields", "items", "grid"],
                     "a kind",
                     &mut self.diags,
                 );
+                if let Some(g) = kmap.get_node("grid") {
+                    if let Some(grid) = self.grid_of(d.file, &text, g) {
+                        if raws[idx].grid.is_none() {
+                            for y in 0..grid.height {
+                                for x in 0..grid.width {
+                                    let id = format!("{}_{x}_{y}", kname.as_str());
+                                    raws[idx].items.push((id, kspan, None));
+                                }
+                            }
+                        }
+                        raws[idx].grid = Some(grid);
+                    }
+                }
+                let grid_cells = raws[idx].items.len();
                 if let Some(fields) = kmap.get_mapping("fields") {
                     for (fname, fty) in fields.iter() {
                         let ty_text = fty
@@ -413,7 +431,27 @@ impl Builder {
                             let ispan = node_span(d.file, &text, iname.span());
                             let entry = (iname.as_str().to_string(), ispan, Some(idef.clone()));
                             if let Some(pos) = raws[idx].items.iter().position(|x| x.0 == entry.0) {
+                                let span = raws[idx].items[pos].1;
                                 raws[idx].items[pos] = entry;
+                                if raws[idx].grid.is_some() {
+                                    raws[idx].items[pos].1 = span;
+                                }
+                            } else if raws[idx].grid.is_some() {
+                                self.diags.push(
+                                    Diagnostic::new(
+                                        ispan,
+                                        format!(
+                                            "`{}` is not a cell of the grid `{}`",
+                                            entry.0,
+                                            kname.as_str()
+                                        ),
+                                    )
+                                    .label("no such cell")
+                                    .help(format!(
+                                        "cells of a grid are named {}_X_Y, from 0",
+                                        kname.as_str()
+                                    )),
+                                );
                             } else {
                                 raws[idx].items.push(entry);
                             }
@@ -446,6 +484,7 @@ impl Builder {
                         )
                         .help("write `items: {id: {...}}` or `items: [a, b, c]`"),
                     ),
+                    None if grid_cells > 0 && raws[idx].grid.is_some() => {}
                     None => self.diags.push(
                         Diagnostic::new(
                             kspan,
@@ -509,9 +548,59 @@ impl Builder {
                 fields: Vec::new(),
                 data: vec![Vec::new(); r.items.len()],
                 span: r.span,
+                grid: None,
+                adjacent: Vec::new(),
             });
         }
         raws
+    }
+
+    fn grid_of(&mut self, file: u32, text: &str, node: &Node) -> Option<Grid> {
+        let span = node_span(file, text, node.span());
+        let Some(m) = node.as_mapping() else {
+            self.diags.push(
+                Diagnostic::new(span, "`grid:` must be a mapping")
+                    .help("write `grid: {shape: square, width: 16, height: 11}`"),
+            );
+            return None;
+        };
+        check_keys(
+            file,
+            text,
+            m,
+            &["shape", "width", "height"],
+            "a grid",
+            &mut self.diags,
+        );
+        let num = |k: &str| {
+            m.get_scalar(k)
+                .and_then(|s| s.as_str().parse::<usize>().ok())
+        };
+        let shape = match m.get_scalar("shape").map(|s| s.as_str()) {
+            None | Some("square") => GridShape::Square,
+            Some("hex") => GridShape::Hex,
+            Some(other) => {
+                self.diags.push(Diagnostic::new(span, format!("unknown grid shape `{other}`")).help("a grid is `square` (4 neighbours) or `hex` (6 neighbours, odd rows shifted right)"));
+                return None;
+            }
+        };
+        match (num("width"), num("height")) {
+            (Some(w), Some(h)) if w > 0 && h > 0 && w * h <= 4096 => Some(Grid {
+                shape,
+                width: w,
+                height: h,
+            }),
+            _ => {
+                self.diags.push(
+                    Diagnostic::new(
+                        span,
+                        "a grid needs a positive `width` and `height` (at most 4096 cells)",
+                    )
+                    .help("write `grid: {shape: square, width: 16, height: 11}`"),
+                );
+                None
+            }
+        }
     }
 
     fn collect_params(&mut self, datas: &[DataFile]) {
@@ -839,6 +928,7 @@ impl Builder {
                 });
             }
             self.kinds[k].fields = fields.clone();
+            self.kinds[k].grid = r.grid;
             for (ii, (iname, ispan, node)) in r.items.iter().enumerate() {
                 let map = node.as_ref().and_then(|n| n.as_mapping());
                 if let Some(n) = node {
@@ -891,6 +981,11 @@ impl Builder {
                     }
                 }
                 self.kinds[k].data[ii] = row;
+            }
+        }
+        for k in 1..self.kinds.len() {
+            if let Some(g) = self.kinds[k].grid {
+                crate::model::grid::finish_kind(&mut self.kinds[k], &g);
             }
         }
     }

@@ -4,6 +4,7 @@
 pub mod compile;
 pub mod data;
 pub mod diag;
+pub mod grid;
 pub mod load;
 pub mod ruleset;
 pub mod snippet;

@@ -60,6 +60,10 @@ pub struct Kind {
     pub data: Vec<Vec<Data>>,
     /// Where it was declared.
     pub span: Span,
+    /// For a grid of cells: its shape and size.
+    pub grid: Option<crate::model::grid::Grid>,
+    /// For a grid: the neighbours of each cell.
+    pub adjacent: Vec<Vec<u32>>,
 }
 
 /// A field of a kind.
