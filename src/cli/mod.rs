@@ -56,7 +56,9 @@ pub struct RunArgs {
     #[arg(long, short = 's', value_name = "S", default_value_t = 0)]
     pub seed: u64,
     /// One bot per seat, separated by commas: random, greedy, mcts,
-    /// mcts:iterations=N, mcts:ms=N (default: random in every seat).
+    /// mcts:iterations=N, mcts:ms=N (default: random in every seat). greedy
+    /// looks one decision ahead, valuing positions with the rules'
+    /// `fn evaluate(p: player) -> int` if declared, else with the score.
     #[arg(long, value_name = "A,B,...")]
     pub agents: Option<String>,
     /// Threads to play on (default: one per core). Results do not depend on it.

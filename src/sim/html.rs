@@ -237,7 +237,7 @@ pub fn render(report: &Report, title: &str, elapsed: Option<f64>) -> String {
     h.push_str(
         "<style>\nbody{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}\n\
          h1{font-size:1.6em;margin-bottom:.2em} h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}\n\
-         table{border-collapse:collapse;margin:.6em 0} td,th{padding:.25em .7em;text-align:right;border-bottom:1px solid #eee;white-space:nowrap}\n\
+         table{border-collapse:collapse;margin:.6em 0} td,th{padding:.25em .6em;text-align:right;border-bottom:1px solid #eee} td{white-space:nowrap}\n\
          th{background:#f5f5f5} td:first-child,th:first-child,td.l{text-align:left}\n\
          .meta{color:#555} .grid{display:flex;flex-wrap:wrap;gap:1em}\n\
          svg .title{font-size:13px;font-weight:600} svg .tick{font-size:10px;fill:#444} svg .label{font-size:12px}\n\
@@ -345,7 +345,7 @@ pub fn render(report: &Report, title: &str, elapsed: Option<f64>) -> String {
     }
     h.push_str("</div>\n");
 
-    h.push_str("<h2>Statistics</h2>\n<table>\n<tr><th>seat</th><th>agent</th><th>win rate</th><th>95% CI</th><th>mean score</th><th>sd</th><th>min</th><th>p25</th><th>median</th><th>p75</th><th>max</th><th>first to decide</th><th>win rate when first</th></tr>\n");
+    h.push_str("<h2>Statistics</h2>\n<table>\n<tr><th>seat</th><th>agent</th><th>win rate</th><th>95% CI</th><th>mean score</th><th>sd</th><th>min</th><th>p25</th><th>median</th><th>p75</th><th>max</th><th>decided first</th><th>won when first</th></tr>\n");
     for (p, seat) in sm.seats.iter().enumerate() {
         let fs = f.by_seat.get(p);
         let _ = writeln!(
