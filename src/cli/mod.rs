@@ -169,6 +169,8 @@ pub enum Command {
         #[arg(value_name = "FILE|DIR", required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Check a rulebook text against the ruleset (docs/TRANSLATE.md).
+    Translate(crate::translate::TranslateArgs),
     /// Replay a saved game log and verify its result and final state.
     Replay {
         /// The game log (JSON, as written by `play --log`).
@@ -236,6 +238,10 @@ pub fn run(cli: Cli) -> ExitCode {
         } => play::run(&rules, players, &seat, seed, log.as_deref()),
         Command::Scenario { paths } => {
             let code = crate::scenario::cli_main(&paths);
+            return ExitCode::from(code.clamp(0, 255) as u8);
+        }
+        Command::Translate(args) => {
+            let code = crate::translate::cli_main(args);
             return ExitCode::from(code.clamp(0, 255) as u8);
         }
         Command::Replay { log, ruleset } => replay::run(&log, ruleset.as_deref()),
