@@ -15,7 +15,7 @@ use crate::model::ruleset::{Ruleset, Ty};
 use crate::model::snippet;
 use crate::translate::claims::{Claim, I18n};
 use crate::translate::matcher::{self, Pat};
-use crate::translate::text::{line_of, tokenize, Token};
+use crate::translate::text::{line_of, read_ocr_words, tokenize, Token};
 
 /// Evaluates references (expressions of the rules language) on the
 /// initial state of a ruleset.
@@ -329,7 +329,9 @@ pub fn check(
     };
     let book_file = diags.sources.add(book.name.to_string(), book.text);
     let src = book.text;
-    let tokens = tokenize(src, &i18n.numbers);
+    let mut tokens = tokenize(src, &i18n.numbers);
+    read_ocr_words(src, &mut tokens, &i18n.file.ocr_words);
+    let tokens = tokens;
     let players_default = i18n.file.players.unwrap_or(rules.max_players());
     let mut findings = Vec::new();
     let mut invalid = 0;

@@ -28,6 +28,10 @@ pub struct I18nFile {
     /// (`word*` matches every word starting so).
     #[serde(default)]
     pub glossary: BTreeMap<String, Vec<String>>,
+    /// Short words the OCR read as digits, read back in context (`3` for
+    /// the article `a`).
+    #[serde(default)]
+    pub ocr_words: Vec<crate::translate::text::OcrWord>,
     /// Words after which a number is a cross-reference (`página 10`), not
     /// a numeric statement.
     #[serde(default)]

@@ -292,6 +292,104 @@ pub fn tokenize(src: &str, words: &HashMap<String, i64>) -> Vec<Token> {
         .collect()
 }
 
+/// A short word the OCR read as digits (`3` for the article `a`, `3o` for
+/// `ao`, `[3` for `la`), read back as that word when its context says so.
+/// Configured per language (`ocr_words:` in the language file), since
+/// only the language's grammar can tell an article from a count.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OcrWord {
+    /// The token as the text has it (`3`, `3o`).
+    pub text: String,
+    /// The word it stands for (`a`).
+    pub reads: String,
+    /// Only when the character right before the token is one of these
+    /// (`[` in `[3` for `la`); any when empty.
+    #[serde(default)]
+    pub after_char: String,
+    /// Only when a lower-case word follows, with nothing but spaces or a
+    /// line break between (an article before its noun; a count is
+    /// followed by punctuation, a capital or a number as often as not).
+    #[serde(default)]
+    pub before_lowercase: bool,
+    /// Not when the next word ends so (`s`: a plural noun takes a count,
+    /// the singular article does not come before it).
+    #[serde(default)]
+    pub unless_next_ends: Vec<String>,
+    /// Not before these words (prepositions and conjunctions: `3 do
+    /// banco`, `3 ou 4`).
+    #[serde(default)]
+    pub unless_next: Vec<String>,
+    /// Not after these words (nouns labelled by a number: `acao 3`).
+    #[serde(default)]
+    pub unless_after: Vec<String>,
+}
+
+/// Reads back the short words the OCR turned into digits (see [`OcrWord`]).
+pub fn read_ocr_words(src: &str, tokens: &mut [Token], rules: &[OcrWord]) {
+    if rules.is_empty() {
+        return;
+    }
+    // `word*` matches every word starting so.
+    let norm = |w: &[String]| -> Vec<(String, bool)> {
+        w.iter()
+            .flat_map(|x| {
+                let p = x.ends_with('*');
+                normalise(x.trim_end_matches('*'))
+                    .into_iter()
+                    .map(move |n| (n, p))
+            })
+            .collect()
+    };
+    let hit = |pats: &[(String, bool)], w: &str| {
+        pats.iter()
+            .any(|(p, pre)| w == p || (*pre && w.starts_with(p.as_str())))
+    };
+    type Words = Vec<(String, bool)>;
+    let rules: Vec<(&OcrWord, Words, Words)> = rules
+        .iter()
+        .map(|r| (r, norm(&r.unless_next), norm(&r.unless_after)))
+        .collect();
+    for i in 0..tokens.len() {
+        let raw = &src[tokens[i].start..tokens[i].end];
+        for (r, unless_next, unless_after) in &rules {
+            if raw != r.text {
+                continue;
+            }
+            if !r.after_char.is_empty() {
+                let prev = src[..tokens[i].start].chars().next_back();
+                if !prev.is_some_and(|c| r.after_char.contains(c)) {
+                    continue;
+                }
+            }
+            if i > 0 && hit(unless_after, &tokens[i - 1].norm) {
+                continue;
+            }
+            if r.before_lowercase {
+                let Some(next) = tokens.get(i + 1) else {
+                    continue;
+                };
+                let between = strip_marks(&src[tokens[i].end..next.start]);
+                let first = src[next.start..].chars().next();
+                if !between.chars().all(char::is_whitespace)
+                    || between.matches('\n').count() > 1
+                    || !first.is_some_and(char::is_lowercase)
+                    || next.num.is_some()
+                    || hit(unless_next, &next.norm)
+                    || r.unless_next_ends
+                        .iter()
+                        .any(|e| next.norm.ends_with(e.as_str()))
+                {
+                    continue;
+                }
+            }
+            tokens[i].num = None;
+            tokens[i].norm = r.reads.clone();
+            break;
+        }
+    }
+}
+
 /// Normalises a phrase (an anchor, a glossary word) the way the text is.
 pub fn normalise(s: &str) -> Vec<String> {
     tokenize(s, &HashMap::new())
@@ -345,5 +443,45 @@ mod tests {
         assert_eq!(t.len(), 2);
         assert_eq!(t[1].num.unwrap().value, 3);
         assert!(!t[1].num.unwrap().signed);
+    }
+
+    #[test]
+    fn ocr_articles_read_back_in_context() {
+        let src = "vence 3 partida; tire 3 do banco; pague 3 milhos; acao 3 toma; 3o construir";
+        let mut t = tokenize(src, &HashMap::new());
+        let rules = [
+            OcrWord {
+                text: "3".into(),
+                reads: "a".into(),
+                before_lowercase: true,
+                unless_next_ends: vec!["s".into()],
+                unless_next: vec!["do".into()],
+                unless_after: vec!["aca*".into()],
+                ..Default::default()
+            },
+            OcrWord {
+                text: "3o".into(),
+                reads: "ao".into(),
+                before_lowercase: true,
+                ..Default::default()
+            },
+        ];
+        read_ocr_words(src, &mut t, &rules);
+        let nums: Vec<i64> = t.iter().filter_map(|t| t.num).map(|n| n.value).collect();
+        assert_eq!(nums, [3, 3, 3]);
+        assert_eq!(t[1].norm, "a");
+        assert_eq!(t.last().unwrap().norm, "construir");
+        assert_eq!(t[t.len() - 2].norm, "ao");
+        // `[3` read for `la`.
+        let src = "de [3 nivelul 2";
+        let mut t = tokenize(src, &HashMap::new());
+        let la = OcrWord {
+            text: "3".into(),
+            reads: "la".into(),
+            after_char: "[|".into(),
+            ..Default::default()
+        };
+        read_ocr_words(src, &mut t, &[la]);
+        assert_eq!(t[1].norm, "la");
     }
 }
