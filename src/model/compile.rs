@@ -1347,6 +1347,24 @@ impl<'a> Compiler<'a> {
         sig.ret
     }
 
+    /// The kind a binder ranges over when its source is a bare kind name
+    /// (or `players`).
+    fn kind_source(&self, f: &FnCtx, e: &Expr) -> Option<KindId> {
+        let ExprKind::Name(id) = &e.kind else {
+            return None;
+        };
+        if f.lookup(&id.name).is_some() {
+            return None;
+        }
+        if id.name == "players" {
+            return Some(PLAYER);
+        }
+        match self.symbols.get(&id.name) {
+            Some(Global::Kind(k)) => Some(*k),
+            _ => None,
+        }
+    }
+
     /// `adjacent(c)`, `connected(c, s)`, `components(s)`, `cell(kind, x, y)`.
     fn grid_builtin(&mut self, f: &mut FnCtx, n: &str, args: &[Expr], sp: Span) -> Ty {
         let want = match n {
@@ -1597,7 +1615,31 @@ impl<'a> Compiler<'a> {
     ) -> Ty {
         let sp = b.span;
         let (elem_ty, top, exit_jump);
+        let kind_src = match &b.source {
+            Source::Expr(e) => self.kind_source(f, e),
+            Source::Range(..) => None,
+        };
         match &b.source {
+            // A whole kind: count through its items (no set is built).
+            Source::Expr(_) if kind_src.is_some() => {
+                let k = kind_src.expect("checked");
+                let hi_slot = f.temp();
+                f.emit(Op::KindSize(k), sp);
+                f.emit(Op::Store(hi_slot), sp);
+                let var = f.declare(&b.var.name, Ty::Ent(k));
+                f.emit(Op::Const(-1), sp);
+                f.emit(Op::Store(var), sp);
+                top = f.here();
+                f.emit(Op::Load(var), sp);
+                f.emit(Op::Const(1), sp);
+                f.emit(Op::Bin(BinOp::Add), sp);
+                f.emit(Op::Dup, sp);
+                f.emit(Op::Store(var), sp);
+                f.emit(Op::Load(hi_slot), sp);
+                f.emit(Op::Bin(BinOp::Lt), sp);
+                exit_jump = f.emit(Op::JumpIfNot(0), sp);
+                elem_ty = Ty::Ent(k);
+            }
             Source::Range(lo, hi, incl) => {
                 let hi_slot = f.temp();
                 let t = self.expr(f, hi);
