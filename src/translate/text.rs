@@ -320,6 +320,10 @@ pub struct OcrWord {
     /// banco`, `3 ou 4`).
     #[serde(default)]
     pub unless_next: Vec<String>,
+    /// Only before these words, when given (`13` read for `la` only
+    /// before the words the text has after that `la`).
+    #[serde(default)]
+    pub only_next: Vec<String>,
     /// Not after these words (nouns labelled by a number: `acao 3`).
     #[serde(default)]
     pub unless_after: Vec<String>,
@@ -346,13 +350,20 @@ pub fn read_ocr_words(src: &str, tokens: &mut [Token], rules: &[OcrWord]) {
             .any(|(p, pre)| w == p || (*pre && w.starts_with(p.as_str())))
     };
     type Words = Vec<(String, bool)>;
-    let rules: Vec<(&OcrWord, Words, Words)> = rules
+    let rules: Vec<(&OcrWord, Words, Words, Words)> = rules
         .iter()
-        .map(|r| (r, norm(&r.unless_next), norm(&r.unless_after)))
+        .map(|r| {
+            (
+                r,
+                norm(&r.unless_next),
+                norm(&r.unless_after),
+                norm(&r.only_next),
+            )
+        })
         .collect();
     for i in 0..tokens.len() {
         let raw = &src[tokens[i].start..tokens[i].end];
-        for (r, unless_next, unless_after) in &rules {
+        for (r, unless_next, unless_after, only_next) in &rules {
             if raw != r.text {
                 continue;
             }
@@ -376,6 +387,7 @@ pub fn read_ocr_words(src: &str, tokens: &mut [Token], rules: &[OcrWord]) {
                     || !first.is_some_and(char::is_lowercase)
                     || next.num.is_some()
                     || hit(unless_next, &next.norm)
+                    || (!only_next.is_empty() && !hit(only_next, &next.norm))
                     || r.unless_next_ends
                         .iter()
                         .any(|e| next.norm.ends_with(e.as_str()))
