@@ -360,7 +360,7 @@ impl<'a> Compiler<'a> {
             }
             StmtKind::For(b, body) => {
                 let mark = f.locals.len();
-                self.binder_loop(f, b, true, |c, f| c.block(f, body));
+                self.binder_loop(f, b, true, |c, f, _| c.block(f, body));
                 for l in &mut f.locals[mark..] {
                     l.name.clear();
                 }
@@ -718,8 +718,8 @@ impl<'a> Compiler<'a> {
                 f.emit(Op::SetMake(ANY_KIND, 0), sp);
                 f.emit(Op::Store(acc), sp);
                 let mark = f.locals.len();
-                let elem = self.binder_loop(f, b, false, |_c, f| {
-                    let var = f.locals.last().map(|l| l.slot);
+                let elem = self.binder_loop(f, b, false, |_c, f, slot| {
+                    let var = Some(slot);
                     f.emit(Op::Load(acc), sp);
                     if let Some(v) = var {
                         f.emit(Op::Load(v), sp);
@@ -1611,10 +1611,10 @@ impl<'a> Compiler<'a> {
         f: &mut FnCtx,
         b: &Binder,
         is_stmt_loop: bool,
-        body: impl FnOnce(&mut Self, &mut FnCtx),
+        body: impl FnOnce(&mut Self, &mut FnCtx, u16),
     ) -> Ty {
         let sp = b.span;
-        let (elem_ty, top, exit_jump);
+        let (elem_ty, top, exit_jump, var_slot);
         let kind_src = match &b.source {
             Source::Expr(e) => self.kind_source(f, e),
             Source::Range(..) => None,
@@ -1627,6 +1627,7 @@ impl<'a> Compiler<'a> {
                 f.emit(Op::KindSize(k), sp);
                 f.emit(Op::Store(hi_slot), sp);
                 let var = f.declare(&b.var.name, Ty::Ent(k));
+                var_slot = var;
                 f.emit(Op::Const(-1), sp);
                 f.emit(Op::Store(var), sp);
                 top = f.here();
@@ -1654,6 +1655,7 @@ impl<'a> Compiler<'a> {
                 f.emit(Op::Const(1), sp);
                 f.emit(Op::Bin(BinOp::Sub), sp);
                 let var = f.declare(&b.var.name, Ty::Int);
+                var_slot = var;
                 f.emit(Op::Store(var), sp);
                 top = f.here();
                 f.emit(Op::Load(var), sp);
@@ -1687,6 +1689,7 @@ impl<'a> Compiler<'a> {
                 f.emit(Op::Store(cur), sp);
                 elem_ty = if k == ANY_KIND { Ty::Error } else { Ty::Ent(k) };
                 let var = f.declare(&b.var.name, elem_ty.clone());
+                var_slot = var;
                 top = f.here();
                 f.emit(
                     Op::SetNext {
@@ -1709,7 +1712,7 @@ impl<'a> Compiler<'a> {
             self.cond(f, c);
             f.emit(Op::JumpIfNot(top), c.span);
         }
-        body(self, f);
+        body(self, f, var_slot);
         f.emit(Op::Jump(top), sp);
         if is_stmt_loop {
             self.end_loop(f);
@@ -1768,8 +1771,19 @@ impl<'a> Compiler<'a> {
         }
         let mark = f.locals.len();
         let mut body_ty = Ty::Int;
-        let elem = self.binder_loop(f, b, false, |c, f| {
-            let var = f.locals.last().map(|l| l.slot).unwrap_or(0);
+        // Early exits: `any` at the first true, `all` at the first false,
+        // and `min(x in ...: x)` at the first element (sources ascend).
+        let mut exits: Vec<usize> = Vec::new();
+        let min_of_var = agg == Aggregate::Min
+            && matches!(b.source, Source::Range(..))
+            && matches!(body.map(|e| &e.kind), Some(ExprKind::Name(id)) if id.name == b.var.name);
+        let elem = self.binder_loop(f, b, false, |c, f, var| {
+            if min_of_var {
+                f.emit(Op::Load(var), sp);
+                f.emit(Op::Store(acc), sp);
+                exits.push(f.emit(Op::Jump(0), sp));
+                return;
+            }
             match agg {
                 Aggregate::Count => {
                     f.emit(Op::Load(acc), sp);
@@ -1794,13 +1808,21 @@ impl<'a> Compiler<'a> {
                     let e = body.expect("body");
                     c.cond(f, e);
                     if agg == Aggregate::Any {
-                        f.emit(Op::Load(acc), sp);
-                        f.emit(Op::Bin(BinOp::Or), sp);
+                        // true: acc = true and leave
+                        let skip = f.emit(Op::JumpIfNot(0), sp);
+                        f.emit(Op::Const(1), sp);
+                        f.emit(Op::Store(acc), sp);
+                        exits.push(f.emit(Op::Jump(0), sp));
+                        let here = f.here();
+                        f.patch(skip, here);
                     } else {
-                        f.emit(Op::Load(acc), sp);
-                        f.emit(Op::Bin(BinOp::And), sp);
+                        let skip = f.emit(Op::JumpIf(0), sp);
+                        f.emit(Op::Const(0), sp);
+                        f.emit(Op::Store(acc), sp);
+                        exits.push(f.emit(Op::Jump(0), sp));
+                        let here = f.here();
+                        f.patch(skip, here);
                     }
-                    f.emit(Op::Store(acc), sp);
                 }
                 Aggregate::ArgMax | Aggregate::ArgMin => {
                     let e = body.expect("body");
@@ -1840,6 +1862,10 @@ impl<'a> Compiler<'a> {
                 }
             }
         });
+        let here = f.here();
+        for j in exits {
+            f.patch(j, here);
+        }
         for l in &mut f.locals[mark..] {
             l.name.clear();
         }
@@ -1970,8 +1996,7 @@ impl<'a> Compiler<'a> {
                 }
                 ArmKind::Each(b) => {
                     let mark = f.locals.len();
-                    let ty = self.binder_loop(f, b, false, |_c, f| {
-                        let var = f.locals.last().map(|l| l.slot).unwrap_or(0);
+                    let ty = self.binder_loop(f, b, false, |_c, f, var| {
                         f.emit(Op::Load(var), arm.span);
                         f.emit(Op::ChooseAdd(i as u16), arm.span);
                     });
