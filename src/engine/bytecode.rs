@@ -132,6 +132,9 @@ pub enum Op {
     Components(KindId),
     /// Pop y then x; push the cell of a grid kind there (none outside).
     GridCell(KindId),
+    /// Pop a value; push the set of indices of a one-dimensional variable
+    /// (over a kind) whose element equals it.
+    SelectEq(VarId),
     /// Pop a value; push how many elements of a one-dimensional variable equal it.
     CountEq(VarId),
     /// Pop the last then the first index of a one-dimensional variable;

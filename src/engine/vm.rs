@@ -432,6 +432,22 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let inside = (0..g.width as i64).contains(&x) && (0..g.height as i64).contains(&y);
                 stack.push(Value::I(if inside { y * g.width as i64 + x } else { -1 }));
             }
+            Op::SelectEq(v) => {
+                let x = pop_i!();
+                let vd = &rules.vars[*v as usize];
+                let n = if vd.dims[0].kind == Some(PLAYER) {
+                    st.nplayers
+                } else {
+                    vd.dims[0].size
+                };
+                let mut bits = vec![0u64; n.div_ceil(64).max(1)];
+                for (i, w) in st.words[vd.offset..vd.offset + n].iter().enumerate() {
+                    if *w == x {
+                        bits[i / 64] |= 1 << (i % 64);
+                    }
+                }
+                st.vm.stack.push(Value::S(Arc::new(bits)));
+            }
             Op::CountEq(v) => {
                 let x = pop_i!();
                 let vd = &rules.vars[*v as usize];

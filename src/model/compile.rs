@@ -1347,6 +1347,43 @@ impl<'a> Compiler<'a> {
         sig.ret
     }
 
+    /// `x in kind where v[x] == e` (v one-dimensional over that kind, e not
+    /// mentioning x): the variable and `e`, to select natively.
+    fn select_eq<'e>(&self, f: &FnCtx, b: &'e Binder) -> Option<(u32, &'e Expr)> {
+        let Source::Expr(src) = &b.source else {
+            return None;
+        };
+        let k = self.kind_source(f, src)?;
+        let cond = b.filter.as_ref()?;
+        let ExprKind::Binary(BinOp::Eq, lhs, rhs) = &cond.kind else {
+            return None;
+        };
+        let ExprKind::Index(base, idx) = &lhs.kind else {
+            return None;
+        };
+        let ExprKind::Name(vname) = &base.kind else {
+            return None;
+        };
+        if idx.len() != 1 || f.lookup(&vname.name).is_some() {
+            return None;
+        }
+        if !matches!(&idx[0].kind, ExprKind::Name(x) if x.name == b.var.name) {
+            return None;
+        }
+        let Some(Global::Var(v)) = self.symbols.get(&vname.name) else {
+            return None;
+        };
+        let vd = &self.vars[*v as usize];
+        if vd.dims.len() != 1
+            || vd.dims[0].kind != Some(k)
+            || !is_scalar(&vd.ty)
+            || mentions(rhs, &b.var.name)
+        {
+            return None;
+        }
+        Some((*v, rhs))
+    }
+
     /// The kind a binder ranges over when its source is a bare kind name
     /// (or `players`).
     fn kind_source(&self, f: &FnCtx, e: &Expr) -> Option<KindId> {
@@ -1615,11 +1652,55 @@ impl<'a> Compiler<'a> {
     ) -> Ty {
         let sp = b.span;
         let (elem_ty, top, exit_jump, var_slot);
+        let selected = self.select_eq(f, b);
         let kind_src = match &b.source {
-            Source::Expr(e) => self.kind_source(f, e),
-            Source::Range(..) => None,
+            Source::Expr(e) if selected.is_none() => self.kind_source(f, e),
+            _ => None,
         };
         match &b.source {
+            // `x in kind where v[x] == e`: the matching items are selected
+            // natively, then visited as a set (the filter is done).
+            Source::Expr(src) if selected.is_some() => {
+                let (v, rhs) = selected.expect("checked");
+                let k = self.kind_source(f, src).expect("a kind");
+                let set_slot = f.temp();
+                let cur = f.temp();
+                let want = self.vars[v as usize].ty.clone();
+                let got = self.expr(f, rhs);
+                self.expect(&want, &got, rhs.span, "the compared value");
+                f.emit(Op::SelectEq(v), sp);
+                f.emit(Op::Store(set_slot), sp);
+                f.emit(Op::Const(0), sp);
+                f.emit(Op::Store(cur), sp);
+                elem_ty = Ty::Ent(k);
+                let var = f.declare(&b.var.name, elem_ty.clone());
+                var_slot = var;
+                top = f.here();
+                f.emit(
+                    Op::SetNext {
+                        set: set_slot,
+                        cur,
+                        var,
+                    },
+                    sp,
+                );
+                exit_jump = f.emit(Op::JumpIfNot(0), sp);
+                if is_stmt_loop {
+                    f.loops.push(LoopCtx {
+                        continue_to: top,
+                        breaks: vec![exit_jump],
+                    });
+                }
+                body(self, f, var_slot);
+                f.emit(Op::Jump(top), sp);
+                if is_stmt_loop {
+                    self.end_loop(f);
+                } else {
+                    let here = f.here();
+                    f.patch(exit_jump, here);
+                }
+                return elem_ty;
+            }
             // A whole kind: count through its items (no set is built).
             Source::Expr(_) if kind_src.is_some() => {
                 let k = kind_src.expect("checked");
