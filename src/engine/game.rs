@@ -19,7 +19,7 @@ const LOOKAHEAD: usize = 8;
 /// One legal decision at the current choice point.
 #[derive(Debug, Clone)]
 pub struct Decision {
-    /// Its name, as written in logs and scenarios (`palenque`, `3`, `done`).
+    /// Its name, as written in logs and scenarios (`quarry`, `3`, `done`).
     pub name: String,
     /// The arm of the `choose`.
     pub arm: u16,

@@ -64,7 +64,7 @@ pub fn load(dir: &Path, variants: &[String]) -> Result<Ruleset, LoadError> {
             dir.display(),
             game_path.display()
         ),
-        help: "a ruleset is a directory holding game.yaml (e.g. rules/tzolkin)".into(),
+        help: "a ruleset is a directory holding game.yaml (e.g. rules/<game>)".into(),
     })?;
     let mut diags = Diagnostics::default();
     let base = dir.parent().unwrap_or(Path::new("."));

@@ -10,7 +10,7 @@ use crate::translate::text::{normalise, Token};
 pub enum Pat {
     /// A word (normalised); `prefix` when written with a trailing `*`.
     Word { text: String, prefix: bool },
-    /// A literal number that must be there (`Palenque 2`).
+    /// A literal number that must be there (`Pedreira 2`).
     Lit(i64),
     /// `#`: any number, read for the claim.
     Num,
@@ -247,8 +247,8 @@ mod tests {
 
     #[test]
     fn literal_numbers_and_prefixes() {
-        let text = "Palenque 2: 4 milho. Palenque 3: 5 milho";
-        let m = find(text, "palenque 3 # milh*");
+        let text = "Pedreira 2: 4 milho. Pedreira 3: 5 milho";
+        let m = find(text, "pedreira 3 # milh*");
         assert_eq!(m.len(), 1);
         assert_eq!(m[0].1, [5]);
     }

@@ -139,7 +139,7 @@ pub fn run(
 }
 
 /// How a language file is named in diagnostics: relative to the ruleset's
-/// parent (`tzolkin/i18n/pt.yaml`), else to the working directory, else
+/// parent (`<game>/i18n/pt.yaml`), else to the working directory, else
 /// by its file name; never a machine path.
 fn display_name(ruleset: &Path, path: &Path) -> String {
     let cwd = std::env::current_dir().unwrap_or_default();

@@ -451,7 +451,7 @@ mod tests {
             .unwrap();
         assert_eq!(&"perde -3 pontos"[minus.start..minus.end], "-3");
         // A hyphen inside a word is not a sign.
-        let t = tokenize("Palenque-3", &w);
+        let t = tokenize("Pedreira-3", &w);
         assert_eq!(t.len(), 2);
         assert_eq!(t[1].num.unwrap().value, 3);
         assert!(!t[1].num.unwrap().signed);
