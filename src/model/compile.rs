@@ -1652,6 +1652,17 @@ impl<'a> Compiler<'a> {
     ) -> Ty {
         let sp = b.span;
         let (elem_ty, top, exit_jump, var_slot);
+        let rewritten;
+        let b = match b.filter.as_ref().and_then(as_eq_true) {
+            Some(cond) => {
+                rewritten = Binder {
+                    filter: Some(cond),
+                    ..b.clone()
+                };
+                &rewritten
+            }
+            None => b,
+        };
         let selected = self.select_eq(f, b);
         let kind_src = match &b.source {
             Source::Expr(e) if selected.is_none() => self.kind_source(f, e),
@@ -1977,10 +1988,18 @@ impl<'a> Compiler<'a> {
         body: Option<&Expr>,
         sp: Span,
     ) -> Option<Ty> {
+        let wrapped;
         let cond = match (agg, body, &b.filter) {
             (Aggregate::Count, None, Some(c)) => c,
             (Aggregate::Any, Some(c), None) => c,
             _ => return None,
+        };
+        let cond = match as_eq_true(cond) {
+            Some(e) => {
+                wrapped = e;
+                &wrapped
+            }
+            None => cond,
         };
         let Source::Expr(src) = &b.source else {
             return None;
@@ -2125,6 +2144,22 @@ impl<'a> Compiler<'a> {
             f.patch(e, here);
         }
     }
+}
+
+/// `v[x]` (a bare indexed variable as a condition) as `v[x] == true`, so
+/// that the native selections apply to boolean filters too.
+fn as_eq_true(cond: &Expr) -> Option<Expr> {
+    if !matches!(cond.kind, ExprKind::Index(..)) {
+        return None;
+    }
+    let truth = Expr {
+        kind: ExprKind::Bool(true),
+        span: cond.span,
+    };
+    Some(Expr {
+        kind: ExprKind::Binary(BinOp::Eq, Box::new(cond.clone()), Box::new(truth)),
+        span: cond.span,
+    })
 }
 
 /// Whether an expression mentions a name (conservatively: anywhere).
