@@ -155,4 +155,21 @@ fn grids_give_neighbours_regions_and_components() {
     // 2_1, 3_1, 3_2 in one group of 5: a tie on both keys, a shared win.
     assert_eq!(o.keys, vec![vec![5, -1], vec![5, -1]]);
     assert_eq!(o.winners, vec![0, 1]);
+    // What a placement on a cell would join.
+    let mut extra = (**g.rules()).clone();
+    for (src, want) in [
+        ("groups_around(board_1_1, stones(black))", 1),
+        ("groups_around(board_1_1, {board_0_1, board_1_2})", 2),
+        ("groups_around(board_1_1, stones(black) + stones(white))", 1),
+        ("groups_around(board_1_1, stones(black), {board_0_0})", 1),
+        ("groups_around(board_1_1, stones(black), {board_3_2})", 0),
+        ("groups_around(board_1_1, {})", 0),
+        ("components(stones(black) + stones(white))", 1),
+    ] {
+        let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
+        let (f, _) = tabula::model::snippet::add_expr(&mut extra, &e).unwrap();
+        let mut st = g.state().clone();
+        let v = tabula::engine::vm::eval(&extra, &mut st, f, Vec::new()).unwrap();
+        assert_eq!(v.int(), want, "{src}");
+    }
 }

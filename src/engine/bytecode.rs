@@ -130,6 +130,10 @@ pub enum Op {
     Connected(KindId),
     /// Pop a set of cells; push the number of connected groups in it.
     Components(KindId),
+    /// Pop a flag, a set `marked`, a set `cells`, then a cell; push how many
+    /// groups of `cells` touch the cell (only those meeting `marked` when
+    /// the flag is set).
+    GroupsAround(KindId),
     /// Pop y then x; push the cell of a grid kind there (none outside).
     GridCell(KindId),
     /// Pop a value; push the set of indices of a one-dimensional variable

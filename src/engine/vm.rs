@@ -425,6 +425,20 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let n = crate::model::grid::components(kind, cells.bits());
                 st.vm.stack.push(Value::I(n));
             }
+            Op::GroupsAround(k) => {
+                let use_marked = pop_i!() != 0;
+                let marked = stack.pop().expect("set");
+                let cells = stack.pop().expect("set");
+                let c = pop_i!();
+                let kind = &rules.kinds[*k as usize];
+                let n = if c < 0 {
+                    0
+                } else {
+                    let m = use_marked.then(|| marked.bits());
+                    crate::model::grid::groups_around(kind, c as usize, cells.bits(), m)
+                };
+                st.vm.stack.push(Value::I(n));
+            }
             Op::GridCell(k) => {
                 let y = pop_i!();
                 let x = pop_i!();

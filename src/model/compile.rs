@@ -1245,7 +1245,11 @@ impl<'a> Compiler<'a> {
             f.emit(Op::Rotate(v), sp);
             return Ty::Void;
         }
-        if matches!(n, "adjacent" | "connected" | "components" | "cell") && f.lookup(n).is_none() {
+        if matches!(
+            n,
+            "adjacent" | "connected" | "components" | "cell" | "groups_around"
+        ) && f.lookup(n).is_none()
+        {
             return self.grid_builtin(f, n, args, sp);
         }
         if n == "nth" && f.lookup(n).is_none() {
@@ -1402,12 +1406,14 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    /// `adjacent(c)`, `connected(c, s)`, `components(s)`, `cell(kind, x, y)`.
+    /// `adjacent(c)`, `connected(c, s)`, `components(s)`, `cell(kind, x, y)`,
+    /// `groups_around(c, s [, marked])`.
     fn grid_builtin(&mut self, f: &mut FnCtx, n: &str, args: &[Expr], sp: Span) -> Ty {
         let want = match n {
             "adjacent" => 1,
             "connected" => 2,
             "components" => 1,
+            "groups_around" => args.len().clamp(2, 3),
             _ => 3,
         };
         if args.len() != want {
@@ -1475,6 +1481,20 @@ impl<'a> Compiler<'a> {
             "adjacent" => {
                 f.emit(Op::Adjacent(k), sp);
                 Ty::Set(k)
+            }
+            "groups_around" => {
+                for a in &args[1..] {
+                    let t = self.expr(f, a);
+                    self.expect(&Ty::Set(k), &t, a.span, "a set of cells");
+                }
+                if args.len() == 2 {
+                    f.emit(Op::SetMake(ANY_KIND, 0), sp);
+                    f.emit(Op::Const(0), sp);
+                } else {
+                    f.emit(Op::Const(1), sp);
+                }
+                f.emit(Op::GroupsAround(k), sp);
+                Ty::Int
             }
             "components" => {
                 f.emit(Op::Components(k), sp);

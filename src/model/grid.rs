@@ -93,6 +93,33 @@ pub fn connected(kind: &Kind, start: usize, within: &[u64]) -> Vec<u64> {
     out
 }
 
+/// How many separate groups of `cells` touch `c` (are adjacent to it),
+/// counting only groups that share a cell with `marked` when given: what
+/// placing a piece on `c` would join.
+pub fn groups_around(kind: &Kind, c: usize, cells: &[u64], marked: Option<&[u64]>) -> i64 {
+    let has = |bits: &[u64], i: usize| bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
+    let mut seen = vec![0u64; cells.len().max(1)];
+    let mut n = 0;
+    for a in kind.adjacent.get(c).map_or(&[][..], |v| v.as_slice()) {
+        let a = *a as usize;
+        if !has(cells, a) || has(&seen, a) {
+            continue;
+        }
+        let group = connected(kind, a, cells);
+        for (s, g) in seen.iter_mut().zip(&group) {
+            *s |= g;
+        }
+        let counts = match marked {
+            None => true,
+            Some(m) => group.iter().zip(m).any(|(g, m)| g & m != 0),
+        };
+        if counts {
+            n += 1;
+        }
+    }
+    n
+}
+
 /// The number of connected groups of cells in `cells`.
 pub fn components(kind: &Kind, cells: &[u64]) -> i64 {
     let mut seen = vec![0u64; cells.len().max(1)];
