@@ -434,8 +434,8 @@ fn bad_shards_agents_and_jobs_are_clear_errors() {
             "unknown mcts option `depth`",
         ),
         (
-            &["--agents", "mcts:iterations=20,random,random"],
-            "not implemented yet",
+            &["--agents", "mcts:iterations=0,random,random"],
+            "not a positive integer",
         ),
         (&["--jobs", "0"], "--jobs must be at least 1"),
     ];

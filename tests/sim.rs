@@ -249,3 +249,78 @@ fn the_custom_report_example_runs() {
         }
     }
 }
+
+#[test]
+fn mcts_beats_random_at_nim() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim");
+    let rules = std::sync::Arc::new(tabula::model::load(&dir, &[]).unwrap());
+    let mut wins = 0;
+    for seed in 0..40u64 {
+        let mut g = tabula::engine::Game::new(rules.clone(), 2, seed).unwrap();
+        let mut bot = tabula::agents::MctsAgent::new(&rules, seed, Some(200), None).unwrap();
+        let mut rnd = tabula::agents::RandomAgent::new(seed + 1000);
+        use tabula::agents::Agent;
+        while !g.is_over() {
+            let legal = g.legal().unwrap();
+            let i = if g.to_move() == Some(0) {
+                bot.choose(&mut g, &legal)
+            } else {
+                rnd.choose(&mut g, &legal)
+            };
+            g.apply(i).unwrap();
+        }
+        if g.outcome().unwrap().unwrap().winners == vec![0] {
+            wins += 1;
+        }
+    }
+    assert!(wins >= 34, "mcts won only {wins} of 40");
+}
+
+#[test]
+fn determinizations_keep_what_the_seat_sees_and_the_sizes_of_what_it_does_not() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/tzolkin");
+    let rules = std::sync::Arc::new(tabula::model::load(&dir, &[]).unwrap());
+    let g = tabula::engine::Game::new(rules.clone(), 4, 9).unwrap();
+    let me = g.to_move().unwrap();
+    let mut rng = rand_pcg::Pcg64::new(1, 1);
+    let before = g.view(None);
+    let mine_before = g.view(Some(me));
+    let mut changed = false;
+    for _ in 0..10 {
+        let d = tabula::agents::determinize(&g, me, &mut rng);
+        // What the seat sees is untouched.
+        assert_eq!(d.view(Some(me)), mine_before);
+        let after = d.view(None);
+        changed |= after != before;
+        // Every hidden place keeps its size: 4 tiles dealt to each player,
+        // the same number left in the deck, and no tile twice.
+        let dealt = |lines: &[String], who: &str| -> usize {
+            lines
+                .iter()
+                .find(|l| l.starts_with(&format!("dealt[{who}] = ")))
+                .map_or(0, |l| l.matches(", ").count() + 1)
+        };
+        for who in ["red", "green", "blue", "yellow"] {
+            assert_eq!(dealt(&after, who), 4, "{after:?}");
+        }
+        let mut all: Vec<String> = after
+            .iter()
+            .filter(|l| l.starts_with("dealt[") || l.starts_with("wealth_deck"))
+            .flat_map(|l| {
+                l.split(" = ")
+                    .nth(1)
+                    .unwrap_or("")
+                    .trim_matches(|c| c == '{' || c == '}' || c == '[' || c == ']')
+                    .split(", ")
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let n = all.len();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), n, "a tile appears twice");
+        assert_eq!(n, 21, "every wealth tile is somewhere");
+    }
+    assert!(changed, "the unseen tiles were never reshuffled");
+}

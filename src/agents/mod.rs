@@ -9,9 +9,11 @@
 //! fresh agent for each game from the game's seed.
 
 mod greedy;
+mod mcts;
 mod spec;
 
 pub use greedy::GreedyAgent;
+pub use mcts::{determinize, MctsAgent};
 pub use spec::{parse_agents, AgentSpec};
 
 use rand_core::{RngCore, SeedableRng};

@@ -8,7 +8,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Agent, GreedyAgent, RandomAgent};
+use super::{Agent, GreedyAgent, MctsAgent, RandomAgent};
 use crate::model::Ruleset;
 
 /// A bot, as named on the command line.
@@ -123,9 +123,12 @@ impl AgentSpec {
         match self {
             AgentSpec::Random => Ok(Box::new(RandomAgent::new(seed))),
             AgentSpec::Greedy => Ok(Box::new(GreedyAgent::new(rules, seed)?)),
-            AgentSpec::Mcts { .. } => Err(format!(
-                "the `{self}` agent is not implemented yet (available: random, greedy)"
-            )),
+            AgentSpec::Mcts { iterations, ms } => Ok(Box::new(MctsAgent::new(
+                rules,
+                seed,
+                iterations.map(|i| i.min(u32::MAX as u64) as u32),
+                *ms,
+            )?)),
         }
     }
 }
