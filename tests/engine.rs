@@ -69,6 +69,29 @@ fn a_variant_overlays_parameters_and_an_unknown_variant_is_refused() {
     }
 }
 
+#[test]
+fn a_variant_removes_items_and_a_bad_removal_is_reported() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim");
+    let rules = tabula::model::load(&dir, &["mono".to_string()]).expect("mono loads");
+    let colour = rules.kinds.iter().find(|k| k.name == "colour").unwrap();
+    assert_eq!(colour.items, vec!["red".to_string()]);
+    // Variants compose.
+    let both = tabula::model::load(&dir, &["big".to_string(), "mono".to_string()]).unwrap();
+    assert_eq!(both.variants.len(), 2);
+    match tabula::model::load(&dir, &["bad-remove".to_string()]) {
+        Err(tabula::model::LoadError::Invalid(d)) => {
+            let text = d.render_plain();
+            assert!(
+                text.contains("`colour` has no item `bleu` to remove"),
+                "{text}"
+            );
+            assert!(text.contains("bad-remove.yaml:3:12"), "{text}");
+            assert!(text.contains("did you mean `blue`?"), "{text}");
+        }
+        other => panic!("expected a diagnostic, got {:?}", other.map(|r| r.name)),
+    }
+}
+
 fn tzolkin() -> Arc<tabula::model::Ruleset> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/tzolkin");
     Arc::new(tabula::model::load(&dir, &[]).expect("tzolkin loads"))

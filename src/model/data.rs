@@ -54,6 +54,9 @@ pub struct VariantFile {
     /// existing name replaces it; a kind item with an existing id replaces it.
     #[serde(default)]
     pub files: Vec<Spanned<String>>,
+    /// Items the variant takes out of the game, by kind: `{kind: [id, ...]}`.
+    #[serde(default)]
+    pub remove: std::collections::BTreeMap<String, Vec<Spanned<String>>>,
 }
 
 /// The span of a marked-yaml node in a file.

@@ -80,6 +80,7 @@ pub fn load(dir: &Path, variants: &[String]) -> Result<Ruleset, LoadError> {
     };
     let mut files = data::ruleset_files(dir, &game, game_file, &game_text, &mut diags);
     let mut variant_from = files.len();
+    let mut removals: Vec<(String, String, Span)> = Vec::new();
     for v in variants {
         let vpath = dir.join("variants").join(format!("{v}.yaml"));
         let Ok(vtext) = std::fs::read_to_string(&vpath) else {
@@ -113,6 +114,15 @@ pub fn load(dir: &Path, variants: &[String]) -> Result<Ruleset, LoadError> {
         }
         for f in &vf.files {
             files.push((vdir.join(f.as_str()), node_span(vfile, &vtext, f.span())));
+        }
+        for (kind, ids) in &vf.remove {
+            for id in ids {
+                removals.push((
+                    kind.clone(),
+                    id.to_string(),
+                    node_span(vfile, &vtext, id.span()),
+                ));
+            }
         }
     }
     let mut datas = Vec::new();
@@ -166,7 +176,7 @@ pub fn load(dir: &Path, variants: &[String]) -> Result<Ruleset, LoadError> {
         bodies: Vec::new(),
     };
     b.player_kind(&game, game_file, &game_text);
-    let raw = b.collect_kinds(&datas);
+    let raw = b.collect_kinds(&datas, &removals);
     b.collect_params(&datas);
     b.declare_rules(&rules);
     b.kind_fields(&raw);
@@ -329,7 +339,11 @@ impl Builder {
         self.diags.sources.file(file).text.clone()
     }
 
-    fn collect_kinds(&mut self, datas: &[DataFile]) -> Vec<RawKind> {
+    fn collect_kinds(
+        &mut self,
+        datas: &[DataFile],
+        removals: &[(String, String, Span)],
+    ) -> Vec<RawKind> {
         let mut raws: Vec<RawKind> = Vec::new();
         for d in datas {
             let text = self.text(d.file);
@@ -493,6 +507,34 @@ impl Builder {
                         .label("missing items")
                         .help("add `items:` listing its components"),
                     ),
+                }
+            }
+        }
+        for (kind, id, span) in removals {
+            match raws.iter_mut().find(|r| r.name == *kind) {
+                Some(r) => {
+                    let before = r.items.len();
+                    r.items.retain(|(i, _, _)| i != id);
+                    if r.items.len() == before {
+                        let help = did_you_mean(id, r.items.iter().map(|x| x.0.as_str()))
+                            .unwrap_or_else(|| format!("`remove:` names items of `{kind}` by id"));
+                        self.diags.push(
+                            Diagnostic::new(
+                                *span,
+                                format!("`{kind}` has no item `{id}` to remove"),
+                            )
+                            .label("no such item")
+                            .help(help),
+                        );
+                    }
+                }
+                None => {
+                    let help = did_you_mean(kind, raws.iter().map(|r| r.name.as_str()))
+                        .unwrap_or_else(|| "`remove:` maps a kind to the ids to take out".into());
+                    self.diags.push(
+                        Diagnostic::new(*span, format!("unknown kind `{kind}` in `remove:`"))
+                            .help(help),
+                    );
                 }
             }
         }
