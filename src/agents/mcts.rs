@@ -166,11 +166,7 @@ pub fn determinize(game: &Game, me: usize, rng: &mut impl RngCore) -> Game {
             if *is_list {
                 pool.extend(&st.words[off + 1..off + 1 + count]);
             } else {
-                let words = rules
-                    .vars
-                    .iter()
-                    .find(|v| v.offset <= *off && *off < v.offset + v.len() * v.elem_words)
-                    .map_or(1, |v| v.elem_words);
+                let words = elem_words_at(&rules, *off);
                 for w in 0..words {
                     let bits = st.words[off + w] as u64;
                     for b in 0..64 {
@@ -192,11 +188,7 @@ pub fn determinize(game: &Game, me: usize, rng: &mut impl RngCore) -> Game {
                     st.words[off + 1 + i] = next.next().unwrap_or(-1);
                 }
             } else {
-                let words = rules
-                    .vars
-                    .iter()
-                    .find(|v| v.offset <= *off && *off < v.offset + v.len() * v.elem_words)
-                    .map_or(1, |v| v.elem_words);
+                let words = elem_words_at(&rules, *off);
                 for w in 0..words {
                     st.words[off + w] = 0;
                 }
@@ -213,6 +205,15 @@ pub fn determinize(game: &Game, me: usize, rng: &mut impl RngCore) -> Game {
     }
     let _ = PLAYER;
     g
+}
+
+/// Words per element of the variable holding state word `off`.
+fn elem_words_at(rules: &Ruleset, off: usize) -> usize {
+    rules
+        .vars
+        .iter()
+        .find(|v| v.offset <= off && off < v.offset + v.len() * v.elem_words)
+        .map_or(1, |v| v.elem_words)
 }
 
 impl Agent for MctsAgent {

@@ -448,14 +448,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::SelectEq(v) => {
                 let x = pop_i!();
-                let vd = &rules.vars[*v as usize];
-                let n = if vd.dims[0].kind == Some(PLAYER) {
-                    st.nplayers
-                } else {
-                    vd.dims[0].size
-                };
-                let mut bits = vec![0u64; n.div_ceil(64).max(1)];
-                for (i, w) in st.words[vd.offset..vd.offset + n].iter().enumerate() {
+                let words = row(rules, st, *v);
+                let mut bits = vec![0u64; words.len().div_ceil(64).max(1)];
+                for (i, w) in words.iter().enumerate() {
                     if *w == x {
                         bits[i / 64] |= 1 << (i % 64);
                     }
@@ -464,14 +459,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::CountEq(v) => {
                 let x = pop_i!();
-                let vd = &rules.vars[*v as usize];
-                let n = if vd.dims[0].kind == Some(PLAYER) {
-                    st.nplayers
-                } else {
-                    vd.dims[0].size
-                };
-                let words = &st.words[vd.offset..vd.offset + n];
-                let c = words.iter().filter(|w| **w == x).count();
+                let c = row(rules, st, *v).iter().filter(|w| **w == x).count();
                 st.vm.stack.push(Value::I(c as i64));
             }
             Op::Rotate(v) => {
@@ -701,6 +689,18 @@ fn binary(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, RuntimeErr
         }
     };
     Ok(Value::I(r))
+}
+
+/// The elements of a one-dimensional variable (over the seated players
+/// only, when indexed by player).
+fn row<'s>(rules: &Ruleset, st: &'s State, v: u32) -> &'s [i64] {
+    let vd = &rules.vars[v as usize];
+    let n = if vd.dims[0].kind == Some(PLAYER) {
+        st.nplayers
+    } else {
+        vd.dims[0].size
+    };
+    &st.words[vd.offset..vd.offset + n]
 }
 
 /// The value read at a missing key of a table of this type: `none` for

@@ -2008,60 +2008,20 @@ impl<'a> Compiler<'a> {
         body: Option<&Expr>,
         sp: Span,
     ) -> Option<Ty> {
-        let wrapped;
         let cond = match (agg, body, &b.filter) {
             (Aggregate::Count, None, Some(c)) => c,
             (Aggregate::Any, Some(c), None) => c,
             _ => return None,
         };
-        let cond = match as_eq_true(cond) {
-            Some(e) => {
-                wrapped = e;
-                &wrapped
-            }
-            None => cond,
+        // The same pattern as a selection: `x in kind where v[x] == e`.
+        let probe = Binder {
+            filter: Some(as_eq_true(cond).unwrap_or_else(|| cond.clone())),
+            ..b.clone()
         };
-        let Source::Expr(src) = &b.source else {
-            return None;
-        };
-        let ExprKind::Name(kname) = &src.kind else {
-            return None;
-        };
-        if f.lookup(&kname.name).is_some() {
-            return None;
-        }
-        let Some(Global::Kind(k)) = self.symbols.get(&kname.name) else {
-            return None;
-        };
-        let k = *k;
-        let ExprKind::Binary(BinOp::Eq, lhs, rhs) = &cond.kind else {
-            return None;
-        };
-        let ExprKind::Index(base, idx) = &lhs.kind else {
-            return None;
-        };
-        let ExprKind::Name(vname) = &base.kind else {
-            return None;
-        };
-        if idx.len() != 1 || f.lookup(&vname.name).is_some() {
-            return None;
-        }
-        if !matches!(&idx[0].kind, ExprKind::Name(x) if x.name == b.var.name) {
-            return None;
-        }
-        let Some(Global::Var(v)) = self.symbols.get(&vname.name) else {
-            return None;
-        };
-        let v = *v;
-        let vd = &self.vars[v as usize];
-        if vd.dims.len() != 1 || vd.dims[0].kind != Some(k) || !is_scalar(&vd.ty) {
-            return None;
-        }
-        if mentions(rhs, &b.var.name) {
-            return None;
-        }
-        let want = vd.ty.clone();
-        let got = self.expr(f, rhs);
+        let (v, rhs) = self.select_eq(f, &probe)?;
+        let rhs = rhs.clone();
+        let want = self.vars[v as usize].ty.clone();
+        let got = self.expr(f, &rhs);
         self.expect(&want, &got, rhs.span, "the compared value");
         f.emit(Op::CountEq(v), sp);
         if agg == Aggregate::Any {
