@@ -1671,7 +1671,8 @@ impl<'a> Compiler<'a> {
         body: impl FnOnce(&mut Self, &mut FnCtx, u16),
     ) -> Ty {
         let sp = b.span;
-        let (elem_ty, top, exit_jump, var_slot);
+        let (elem_ty, top, exit_jump, var_slot): (Ty, u32, usize, u16);
+        let mut filter_done = false;
         let rewritten;
         let b = match b.filter.as_ref().and_then(as_eq_true) {
             Some(cond) => {
@@ -1694,43 +1695,12 @@ impl<'a> Compiler<'a> {
             Source::Expr(src) if selected.is_some() => {
                 let (v, rhs) = selected.expect("checked");
                 let k = self.kind_source(f, src).expect("a kind");
-                let set_slot = f.temp();
-                let cur = f.temp();
                 let want = self.vars[v as usize].ty.clone();
                 let got = self.expr(f, rhs);
                 self.expect(&want, &got, rhs.span, "the compared value");
                 f.emit(Op::SelectEq(v), sp);
-                f.emit(Op::Store(set_slot), sp);
-                f.emit(Op::Const(0), sp);
-                f.emit(Op::Store(cur), sp);
-                elem_ty = Ty::Ent(k);
-                let var = f.declare(&b.var.name, elem_ty.clone());
-                var_slot = var;
-                top = f.here();
-                f.emit(
-                    Op::SetNext {
-                        set: set_slot,
-                        cur,
-                        var,
-                    },
-                    sp,
-                );
-                exit_jump = f.emit(Op::JumpIfNot(0), sp);
-                if is_stmt_loop {
-                    f.loops.push(LoopCtx {
-                        continue_to: top,
-                        breaks: vec![exit_jump],
-                    });
-                }
-                body(self, f, var_slot);
-                f.emit(Op::Jump(top), sp);
-                if is_stmt_loop {
-                    self.end_loop(f);
-                } else {
-                    let here = f.here();
-                    f.patch(exit_jump, here);
-                }
-                return elem_ty;
+                (elem_ty, top, exit_jump, var_slot) = self.visit_set(f, &b.var.name, k, sp);
+                filter_done = true;
             }
             // A whole kind: count through its items (no set is built).
             Source::Expr(_) if kind_src.is_some() => {
@@ -1781,8 +1751,6 @@ impl<'a> Compiler<'a> {
                 elem_ty = Ty::Int;
             }
             Source::Expr(e) => {
-                let set_slot = f.temp();
-                let cur = f.temp();
                 let t = self.expr(f, e);
                 let k = match t {
                     Ty::Set(k) => k,
@@ -1796,22 +1764,7 @@ impl<'a> Compiler<'a> {
                         ANY_KIND
                     }
                 };
-                f.emit(Op::Store(set_slot), sp);
-                f.emit(Op::Const(0), sp);
-                f.emit(Op::Store(cur), sp);
-                elem_ty = if k == ANY_KIND { Ty::Error } else { Ty::Ent(k) };
-                let var = f.declare(&b.var.name, elem_ty.clone());
-                var_slot = var;
-                top = f.here();
-                f.emit(
-                    Op::SetNext {
-                        set: set_slot,
-                        cur,
-                        var,
-                    },
-                    sp,
-                );
-                exit_jump = f.emit(Op::JumpIfNot(0), sp);
+                (elem_ty, top, exit_jump, var_slot) = self.visit_set(f, &b.var.name, k, sp);
             }
         }
         if is_stmt_loop {
@@ -1820,7 +1773,7 @@ impl<'a> Compiler<'a> {
                 breaks: vec![exit_jump],
             });
         }
-        if let Some(c) = &b.filter {
+        if let Some(c) = b.filter.as_ref().filter(|_| !filter_done) {
             self.cond(f, c);
             f.emit(Op::JumpIfNot(top), c.span);
         }
@@ -1833,6 +1786,36 @@ impl<'a> Compiler<'a> {
             f.patch(exit_jump, here);
         }
         elem_ty
+    }
+
+    /// Visits the elements of the set on the stack: stores it, declares
+    /// the binder variable, emits the loop head; returns the element type,
+    /// the loop top, the exit jump to patch and the variable's slot.
+    fn visit_set(
+        &mut self,
+        f: &mut FnCtx,
+        name: &str,
+        k: KindId,
+        sp: Span,
+    ) -> (Ty, u32, usize, u16) {
+        let set_slot = f.temp();
+        let cur = f.temp();
+        f.emit(Op::Store(set_slot), sp);
+        f.emit(Op::Const(0), sp);
+        f.emit(Op::Store(cur), sp);
+        let elem_ty = if k == ANY_KIND { Ty::Error } else { Ty::Ent(k) };
+        let var = f.declare(name, elem_ty.clone());
+        let top = f.here();
+        f.emit(
+            Op::SetNext {
+                set: set_slot,
+                cur,
+                var,
+            },
+            sp,
+        );
+        let exit_jump = f.emit(Op::JumpIfNot(0), sp);
+        (elem_ty, top, exit_jump, var)
     }
 
     fn aggregate(
