@@ -1705,50 +1705,22 @@ impl<'a> Compiler<'a> {
             // A whole kind: count through its items (no set is built).
             Source::Expr(_) if kind_src.is_some() => {
                 let k = kind_src.expect("checked");
-                let hi_slot = f.temp();
                 f.emit(Op::KindSize(k), sp);
-                f.emit(Op::Store(hi_slot), sp);
-                let var = f.declare(&b.var.name, Ty::Ent(k));
-                var_slot = var;
-                f.emit(Op::Const(-1), sp);
-                f.emit(Op::Store(var), sp);
-                top = f.here();
-                f.emit(Op::Load(var), sp);
-                f.emit(Op::Const(1), sp);
-                f.emit(Op::Bin(BinOp::Add), sp);
-                f.emit(Op::Dup, sp);
-                f.emit(Op::Store(var), sp);
-                f.emit(Op::Load(hi_slot), sp);
-                f.emit(Op::Bin(BinOp::Lt), sp);
-                exit_jump = f.emit(Op::JumpIfNot(0), sp);
+                f.emit(Op::Const(0), sp);
                 elem_ty = Ty::Ent(k);
+                (top, exit_jump, var_slot) = self.count_up(f, &b.var.name, elem_ty.clone(), sp);
             }
             Source::Range(lo, hi, incl) => {
-                let hi_slot = f.temp();
                 let t = self.expr(f, hi);
                 self.expect(&Ty::Int, &t, hi.span, "the end of a range");
                 if *incl {
                     f.emit(Op::Const(1), sp);
                     f.emit(Op::Bin(BinOp::Add), sp);
                 }
-                f.emit(Op::Store(hi_slot), sp);
                 let t = self.expr(f, lo);
                 self.expect(&Ty::Int, &t, lo.span, "the start of a range");
-                f.emit(Op::Const(1), sp);
-                f.emit(Op::Bin(BinOp::Sub), sp);
-                let var = f.declare(&b.var.name, Ty::Int);
-                var_slot = var;
-                f.emit(Op::Store(var), sp);
-                top = f.here();
-                f.emit(Op::Load(var), sp);
-                f.emit(Op::Const(1), sp);
-                f.emit(Op::Bin(BinOp::Add), sp);
-                f.emit(Op::Dup, sp);
-                f.emit(Op::Store(var), sp);
-                f.emit(Op::Load(hi_slot), sp);
-                f.emit(Op::Bin(BinOp::Lt), sp);
-                exit_jump = f.emit(Op::JumpIfNot(0), sp);
                 elem_ty = Ty::Int;
+                (top, exit_jump, var_slot) = self.count_up(f, &b.var.name, Ty::Int, sp);
             }
             Source::Expr(e) => {
                 let t = self.expr(f, e);
@@ -1786,6 +1758,28 @@ impl<'a> Compiler<'a> {
             f.patch(exit_jump, here);
         }
         elem_ty
+    }
+
+    /// A counting loop from the start (on top of the stack) up to the end
+    /// (below it), excluded: declares the variable, emits the loop head;
+    /// returns the loop top, the exit jump to patch and the variable's slot.
+    fn count_up(&mut self, f: &mut FnCtx, name: &str, ty: Ty, sp: Span) -> (u32, usize, u16) {
+        let hi_slot = f.temp();
+        let var = f.declare(name, ty);
+        f.emit(Op::Const(1), sp);
+        f.emit(Op::Bin(BinOp::Sub), sp);
+        f.emit(Op::Store(var), sp);
+        f.emit(Op::Store(hi_slot), sp);
+        let top = f.here();
+        f.emit(Op::Load(var), sp);
+        f.emit(Op::Const(1), sp);
+        f.emit(Op::Bin(BinOp::Add), sp);
+        f.emit(Op::Dup, sp);
+        f.emit(Op::Store(var), sp);
+        f.emit(Op::Load(hi_slot), sp);
+        f.emit(Op::Bin(BinOp::Lt), sp);
+        let exit_jump = f.emit(Op::JumpIfNot(0), sp);
+        (top, exit_jump, var)
     }
 
     /// Visits the elements of the set on the stack: stores it, declares
