@@ -1,0 +1,128 @@
+//! Hidden information in the Tigris & Euphrates ruleset: the hands are tiles
+//! drawn from the bag, so a search bot's determinization for one seat mixes
+//! the bag, the other hands and the other players' discards, and leaves what
+//! the seat sees (its own hand, the board, its points) alone; the rules'
+//! `evaluate(p)` reads only what `p` sees.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use tabula::agents::{determinize, Agent, RandomAgent};
+use tabula::engine::state::Value;
+use tabula::engine::{vm, Game};
+use tabula::model::Ruleset;
+
+fn rules() -> Arc<Ruleset> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/tigris-euphrates");
+    Arc::new(tabula::model::load(&dir, &[]).unwrap_or_else(|e| panic!("{e:?}")))
+}
+
+/// A game of `players` after `steps` random decisions.
+fn game_after(rules: &Arc<Ruleset>, players: usize, seed: u64, steps: usize) -> Game {
+    let mut g = Game::new(rules.clone(), players, seed).unwrap();
+    let mut bot = RandomAgent::new(seed);
+    for _ in 0..steps {
+        if g.is_over() {
+            break;
+        }
+        let legal = g.legal().unwrap();
+        let i = bot.choose(&mut g, &legal);
+        g.apply(i).unwrap();
+    }
+    assert!(!g.is_over(), "the game ended too early for the test");
+    g
+}
+
+/// The items of a set or list line of a view (`name = {a, b}` / `[a, b]`).
+fn items(line: &str) -> Vec<String> {
+    let v = line.split(" = ").nth(1).unwrap_or("");
+    let v = v.trim_matches(|c| c == '{' || c == '}' || c == '[' || c == ']');
+    if v.is_empty() {
+        return Vec::new();
+    }
+    v.split(", ").map(str::to_string).collect()
+}
+
+/// Each place that holds tiles out of sight (`bag`, `hand[seat]`,
+/// `discarded[seat]`) with its tiles, from the referee's view.
+fn places(view: &[String]) -> BTreeMap<String, Vec<String>> {
+    view.iter()
+        .filter(|l| {
+            l.starts_with("bag = ") || l.starts_with("hand[") || l.starts_with("discarded[")
+        })
+        .map(|l| (l.split(" = ").next().unwrap().to_string(), items(l)))
+        .collect()
+}
+
+fn evaluate(rules: &Arc<Ruleset>, g: &Game, p: usize) -> i64 {
+    let (_, f) = rules
+        .proc_names
+        .iter()
+        .find(|(n, _)| n == "evaluate")
+        .expect("the rules declare evaluate");
+    let mut st = g.state().clone();
+    vm::eval(rules, &mut st, *f, vec![Value::I(p as i64)])
+        .unwrap()
+        .int()
+}
+
+#[test]
+fn other_hands_are_hidden_in_a_seats_view() {
+    let rules = rules();
+    let g = game_after(&rules, 3, 5, 40);
+    let mine = g.view(Some(0));
+    let line = |name: &str| mine.iter().find(|l| l.starts_with(name)).cloned();
+    let own = line("hand[archer] = ").expect("own hand shown");
+    assert!(!own.contains('?'), "{own}");
+    for other in ["hand[bull] = ", "hand[urn] = ", "bag = "] {
+        let l = line(other).unwrap_or_else(|| panic!("{other} listed: {mine:?}"));
+        assert!(l.contains('?'), "{l}");
+    }
+}
+
+#[test]
+fn a_determinization_reshuffles_bag_other_hands_and_discards_together() {
+    let rules = rules();
+    let mut rng = rand_pcg::Pcg64::new(3, 7);
+    for (players, seed, steps) in [(2, 1, 120), (3, 2, 90), (4, 3, 60)] {
+        let g = game_after(&rules, players, seed, steps);
+        let truth = places(&g.view(None));
+        let sizes: BTreeMap<&String, usize> = truth.iter().map(|(k, v)| (k, v.len())).collect();
+        let mut all: Vec<&String> = truth.values().flatten().collect();
+        all.sort();
+        let n = all.len();
+        all.dedup();
+        assert_eq!(all.len(), n, "a tile in two places");
+        for me in 0..players {
+            let seat = ["archer", "bull", "urn", "lion"][me];
+            let mut others_changed = false;
+            for _ in 0..20 {
+                let d = determinize(&g, me, &mut rng);
+                assert_eq!(
+                    d.view(Some(me)),
+                    g.view(Some(me)),
+                    "what the seat sees changed"
+                );
+                assert_eq!(evaluate(&rules, &d, me), evaluate(&rules, &g, me));
+                let sample = places(&d.view(None));
+                let got: BTreeMap<&String, usize> =
+                    sample.iter().map(|(k, v)| (k, v.len())).collect();
+                assert_eq!(got, sizes, "every place keeps its size");
+                let mut pool: Vec<&String> = sample.values().flatten().collect();
+                pool.sort();
+                let mut before: Vec<&String> = truth.values().flatten().collect();
+                before.sort();
+                assert_eq!(pool, before, "the same tiles, dealt again");
+                assert_eq!(
+                    sample[&format!("hand[{seat}]")],
+                    truth[&format!("hand[{seat}]")]
+                );
+                others_changed |= sample.iter().any(|(k, v)| {
+                    k.starts_with("hand[") && *k != format!("hand[{seat}]") && truth[k] != *v
+                });
+            }
+            assert!(others_changed, "the other hands were never dealt again");
+        }
+    }
+}
