@@ -68,14 +68,22 @@ fn evaluate(rules: &Arc<Ruleset>, g: &Game, p: usize) -> i64 {
 }
 
 #[test]
-fn other_hands_are_hidden_in_a_seats_view() {
+fn other_hands_discards_and_points_and_the_bag_are_hidden_in_a_seats_view() {
     let rules = rules();
     let g = game_after(&rules, 3, 5, 40);
     let mine = g.view(Some(0));
     let line = |name: &str| mine.iter().find(|l| l.starts_with(name)).cloned();
     let own = line("hand[archer] = ").expect("own hand shown");
     assert!(!own.contains('?'), "{own}");
-    for other in ["hand[bull] = ", "hand[urn] = ", "bag = "] {
+    for other in [
+        "hand[bull] = ",
+        "hand[urn] = ",
+        "bag = ",
+        "discarded[bull] = ",
+        "vp[bull, red] = ",
+        "vp[urn, black] = ",
+        "treasures[urn] = ",
+    ] {
         let l = line(other).unwrap_or_else(|| panic!("{other} listed: {mine:?}"));
         assert!(l.contains('?'), "{l}");
     }
