@@ -282,18 +282,14 @@ impl Game {
     /// requirement, or `None` if one way on is sound. Looks ahead through
     /// the same player's decisions, `depth` levels at most.
     fn dead_end(&self, st: &State, depth: usize) -> Result<Option<(String, Span)>, ApplyError> {
-        let mut first_reason = None;
-        // Later arms first: they are often the ones that end a sequence
-        // ("done", "stop"), which settles the question at once.
-        for (arm, value) in st.vm.options.iter().rev() {
+        let options = &st.vm.options;
+        let mut reasons: Vec<Option<(String, Span)>> = vec![None; options.len()];
+        for i in self.search_order(st) {
+            let (arm, value) = options[i];
             let mut next = st.clone();
-            vm::resume(&mut next, *arm, *value);
+            vm::resume(&mut next, arm, value);
             match vm::run(&self.rules, &mut next).map_err(ApplyError::Runtime)? {
-                Exit::Failed(m) => {
-                    if first_reason.is_none() {
-                        first_reason = Some(self.rules.messages[m as usize].clone());
-                    }
-                }
+                Exit::Failed(m) => reasons[i] = Some(self.rules.messages[m as usize].clone()),
                 Exit::Over => return Ok(None),
                 Exit::Decide => {
                     let same = next.status_player() == st.status_player();
@@ -305,15 +301,14 @@ impl Game {
                     }
                     match self.dead_end(&next, depth - 1)? {
                         None => return Ok(None),
-                        Some(r) => {
-                            if first_reason.is_none() {
-                                first_reason = Some(r);
-                            }
-                        }
+                        Some(r) => reasons[i] = Some(r),
                     }
                 }
             }
         }
+        // Every way on fails: the reason given is the one of the last
+        // option, whatever order the search took.
+        let first_reason = reasons.into_iter().rev().flatten().next();
         let span = match st.status {
             Status::Waiting { choice, .. } => self.rules.choices[choice as usize].span,
             _ => Span::default(),
@@ -321,6 +316,25 @@ impl Game {
         Ok(Some(first_reason.unwrap_or_else(|| {
             ("it leads to a choice with no option".into(), span)
         })))
+    }
+
+    /// The order in which the look-ahead tries the options of `st`: the
+    /// quick ones first (a `pass`, a `done`), then the others, later arms
+    /// first (often the ones that end a sequence). Only the time the
+    /// look-ahead takes depends on it, never its answer.
+    fn search_order(&self, st: &State) -> Vec<usize> {
+        let Status::Waiting { choice, .. } = st.status else {
+            return Vec::new();
+        };
+        let arms = &self.rules.choices[choice as usize].arms;
+        let quick = |i: &usize| {
+            let arm = st.vm.options[*i].0 as usize;
+            arms.get(arm).is_some_and(|a| a.quick)
+        };
+        let n = st.vm.options.len();
+        let mut order: Vec<usize> = (0..n).rev().filter(quick).collect();
+        order.extend((0..n).rev().filter(|i| !quick(i)));
+        order
     }
 
     /// The legal decisions at the current choice point (empty when over).

@@ -131,6 +131,12 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
         };
     }
+    // The span of the running instruction, only looked up on errors.
+    macro_rules! span {
+        () => {
+            rules.funcs[fi].spans[pc - 1]
+        };
+    }
     macro_rules! reload {
         () => {
             match st.vm.frames.last() {
@@ -151,12 +157,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
         let Some(op) = func.code.get(pc) else {
             return Err(err(func.span, "ran past the end of a function"));
         };
-        let span = func.spans[pc];
         pc += 1;
         steps += 1;
         if steps > STEP_LIMIT {
             return Err(err(
-                span,
+                span!(),
                 "the rules ran 50 million steps without a decision: an endless loop?",
             ));
         }
@@ -178,7 +183,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::LoadVar(v) => {
                 let vd = &rules.vars[*v as usize];
-                let off = var_offset(rules, st, *v, span)?;
+                let off = var_offset(rules, st, *v).map_err(|m| err(span!(), m))?;
                 let stack = &mut st.vm.stack;
                 match vd.ty {
                     crate::model::ruleset::Ty::Set(_) => {
@@ -194,12 +199,12 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::StoreVar(v) => {
                 let val = st.vm.stack.pop().expect("value");
                 let vd = &rules.vars[*v as usize];
-                let off = var_offset(rules, st, *v, span)?;
+                let off = var_offset(rules, st, *v).map_err(|m| err(span!(), m))?;
                 match val {
                     Value::I(x) => st.words[off] = x,
                     Value::S(bits) => {
                         if bits.iter().skip(vd.elem_words).any(|w| *w != 0) {
-                            return Err(err(span, format!("set too large for `{}`", vd.name)));
+                            return Err(err(span!(), format!("set too large for `{}`", vd.name)));
                         }
                         for i in 0..vd.elem_words {
                             st.words[off + i] = bits.get(i).copied().unwrap_or(0) as i64;
@@ -209,7 +214,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::AddVar(v) => {
                 let x = st.vm.stack.pop().map_or(0, |v| v.int());
-                let off = var_offset(rules, st, *v, span)?;
+                let off = var_offset(rules, st, *v).map_err(|m| err(span!(), m))?;
                 st.words[off] = st.words[off].saturating_add(x);
             }
             Op::Field(k, f) => {
@@ -217,7 +222,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let kind = &rules.kinds[*k as usize];
                 if e < 0 || e as usize >= kind.items.len() {
                     return Err(err(
-                        span,
+                        span!(),
                         format!(
                             "field `{}` of none (no `{}` here)",
                             kind.fields[*f as usize].name, kind.name
@@ -232,7 +237,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let kind = &rules.kinds[*k as usize];
                 if e < 0 || e as usize >= kind.items.len() {
                     return Err(err(
-                        span,
+                        span!(),
                         format!(
                             "field `{}` of none (no `{}` here)",
                             kind.fields[*f as usize].name, kind.name
@@ -249,9 +254,17 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 stack.push(Value::I(pd.data.at_or(key, missing(&pd.ty))));
             }
             Op::Bin(op) => {
+                let n = stack.len();
+                if let [.., Value::I(a), Value::I(b)] = stack.as_slice() {
+                    if let Some(r) = int_binary(*op, *a, *b) {
+                        stack.pop();
+                        stack[n - 2] = Value::I(r);
+                        continue;
+                    }
+                }
                 let b = stack.pop().expect("operand");
                 let a = stack.pop().expect("operand");
-                stack.push(binary(*op, a, b, span)?);
+                stack.push(binary(*op, a, b, span!())?);
             }
             Op::Neg => {
                 let a = pop_i!();
@@ -281,17 +294,17 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::Call(f, argc) => {
                 save_pc!();
-                call(rules, st, *f, *argc as usize, span)?;
+                call(rules, st, *f, *argc as usize, span!())?;
                 reload!();
             }
             Op::CallDyn(argc) => {
                 let at = stack.len() - *argc as usize - 1;
                 let f = stack.remove(at).int();
                 if f < 0 || f as usize >= rules.funcs.len() {
-                    return Err(err(span, "call of `none`: no procedure here"));
+                    return Err(err(span!(), "call of `none`: no procedure here"));
                 }
                 save_pc!();
-                call(rules, st, f as u32, *argc as usize, span)?;
+                call(rules, st, f as u32, *argc as usize, span!())?;
                 reload!();
             }
             Op::Ret => {
@@ -389,9 +402,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 } else {
                     0
                 };
-                let off = var_offset(rules, st, *v, span)?;
+                let off = var_offset(rules, st, *v).map_err(|m| err(span!(), m))?;
                 let cap = rules.vars[*v as usize].elem_words - 1;
-                list_op(op, st, off, cap, item, span)?;
+                list_op(op, st, off, cap, item, span!())?;
             }
             Op::Adjacent(k) => {
                 let c = pop_i!();
@@ -470,7 +483,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let (a, b) = (first - d.lo, last - d.lo);
                 if a < 0 || b < a || b as usize >= d.size {
                     return Err(err(
-                        span,
+                        span!(),
                         format!("rotate: bad range {first}..={last} of `{}`", vd.name),
                     ));
                 }
@@ -480,7 +493,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::Builtin(b, argc) => {
                 let at = stack.len() - *argc as usize;
                 let args: Vec<Value> = stack.drain(at..).collect();
-                let r = builtin(*b, &args, st, span)?;
+                let r = builtin(*b, &args, st, span!())?;
                 st.vm.stack.push(r);
             }
             Op::ChooseBegin => st.vm.options.clear(),
@@ -492,7 +505,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let p = pop_i!();
                 if p < 0 || p as usize >= st.nplayers {
                     return Err(err(
-                        span,
+                        span!(),
                         format!("decision asked of a player who is not seated ({p})"),
                     ));
                 }
@@ -545,7 +558,32 @@ fn call(
     Ok(())
 }
 
-fn var_offset(rules: &Ruleset, st: &mut State, v: u32, span: Span) -> Result<usize, RuntimeError> {
+/// Pops the indices of variable `v` and returns the offset of that element
+/// (or why the indices are out of range).
+#[inline]
+fn var_offset(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, String> {
+    let vd = &rules.vars[v as usize];
+    match vd.dims.as_slice() {
+        [] => return Ok(vd.offset),
+        [d] => {
+            let x = st.vm.stack.last().map_or(0, Value::int);
+            let k = x - d.lo;
+            let limit = if d.kind == Some(PLAYER) {
+                st.nplayers
+            } else {
+                d.size
+            };
+            if k >= 0 && (k as usize) < limit {
+                st.vm.stack.pop();
+                return Ok(vd.offset + k as usize * vd.elem_words);
+            }
+        }
+        _ => {}
+    }
+    var_offset_slow(rules, st, v)
+}
+
+fn var_offset_slow(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, String> {
     let vd = &rules.vars[v as usize];
     let n = vd.dims.len();
     let at = st.vm.stack.len() - n;
@@ -564,10 +602,7 @@ fn var_offset(rules: &Ruleset, st: &mut State, v: u32, span: Span) -> Result<usi
                 _ => x.to_string(),
             };
             st.vm.stack.truncate(at);
-            return Err(err(
-                span,
-                format!("index {what} out of range for `{}`", vd.name),
-            ));
+            return Err(format!("index {what} out of range for `{}`", vd.name));
         }
         flat = flat * d.size + k as usize;
     }
@@ -646,6 +681,26 @@ fn list_op(
         _ => {}
     }
     Ok(())
+}
+
+/// An operation on two integers, when it cannot fail.
+#[inline]
+fn int_binary(op: BinOp, x: i64, y: i64) -> Option<i64> {
+    use BinOp::*;
+    Some(match op {
+        Or => ((x != 0) || (y != 0)) as i64,
+        And => ((x != 0) && (y != 0)) as i64,
+        Eq => (x == y) as i64,
+        Ne => (x != y) as i64,
+        Lt => (x < y) as i64,
+        Le => (x <= y) as i64,
+        Gt => (x > y) as i64,
+        Ge => (x >= y) as i64,
+        Add => x.saturating_add(y),
+        Sub => x.saturating_sub(y),
+        Mul => x.saturating_mul(y),
+        Div | Rem | In => return None,
+    })
 }
 
 fn binary(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, RuntimeError> {

@@ -2049,6 +2049,7 @@ impl<'a> Compiler<'a> {
                     arms.push(ArmDef {
                         name: Some(name.name.clone()),
                         ty: Ty::Void,
+                        quick: false,
                     });
                 }
                 ArmKind::Each(b) => {
@@ -2060,14 +2061,18 @@ impl<'a> Compiler<'a> {
                     for l in &mut f.locals[mark..] {
                         l.name.clear();
                     }
-                    arms.push(ArmDef { name: None, ty });
+                    arms.push(ArmDef {
+                        name: None,
+                        ty,
+                        quick: false,
+                    });
                 }
             }
         }
         let choice_id = self.choices.len() as u32;
         self.choices.push(ChoiceDef {
             prompt: ch.prompt.clone().unwrap_or_else(|| "choose".into()),
-            arms: arms.clone(),
+            arms: Vec::new(),
             span: sp,
         });
         f.emit(Op::Load(who), sp);
@@ -2088,7 +2093,14 @@ impl<'a> Compiler<'a> {
                 f.emit(Op::Load(val_slot), arm.span);
                 f.emit(Op::Store(slot), arm.span);
             }
+            let body = f.here() as usize;
             self.block(f, &arm.body);
+            // A named option always offered whose body calls nothing and
+            // asks nothing (a `pass`, a `done`).
+            arms[i].quick = matches!(&arm.kind, ArmKind::Named(_, None))
+                && !f.code[body..]
+                    .iter()
+                    .any(|op| matches!(op, Op::Call(..) | Op::CallDyn(_) | Op::ChooseWait(_)));
             for l in &mut f.locals[mark..] {
                 l.name.clear();
             }
@@ -2100,6 +2112,8 @@ impl<'a> Compiler<'a> {
         for e in ends {
             f.patch(e, here);
         }
+        // Known once the bodies are compiled (nested choices come first).
+        self.choices[choice_id as usize].arms = arms;
     }
 }
 

@@ -177,6 +177,10 @@ pub struct ArmDef {
     pub name: Option<String>,
     /// The type of the bound value for a per-element arm.
     pub ty: Ty,
+    /// A named option always offered whose body calls no procedure and
+    /// asks for no decision (a `pass`, a `done`): the look-ahead tries
+    /// such options first, as they usually end a player's sequence at once.
+    pub quick: bool,
 }
 
 /// A decision point (`choose`).
