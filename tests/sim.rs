@@ -324,3 +324,26 @@ fn determinizations_keep_what_the_seat_sees_and_the_sizes_of_what_it_does_not() 
     }
     assert!(changed, "the unseen tiles were never reshuffled");
 }
+
+#[test]
+fn the_first_player_is_the_one_the_ruleset_names() {
+    let game = "name: Nim\nplayers: {min: 2, max: 3}\nrounds: turns\nfirst_player: opener\n";
+    let dir = nim_copy("opener", "var opener: player = p2;", &[("game.yaml", game)]);
+    let rules = load(&dir, &[]);
+    let r = report(&rules, &cfg(3, 20, 4, "random,random,random"), 1);
+    // p1 takes every first decision, but the ruleset names p2.
+    assert!(
+        r.games.iter().all(|g| g.first == Some(1)),
+        "{:?}",
+        r.games[0].first
+    );
+    assert_eq!(r.summary.first_player.by_seat[1].games, 20);
+
+    let bad = "name: Nim\nplayers: {min: 2, max: 3}\nfirst_player: turns\n";
+    let dir = nim_copy("badopener", "", &[("game.yaml", bad)]);
+    let e = format!("{:?}", tabula::model::load(&dir, &[]).err().unwrap());
+    assert!(
+        e.contains("`first_player: turns` must name a player variable"),
+        "{e}"
+    );
+}

@@ -27,6 +27,10 @@ pub struct GameFile {
     /// The state variable counting rounds, reported by simulations.
     #[serde(default)]
     pub rounds: Option<Spanned<String>>,
+    /// The state variable holding the player who starts the game (read
+    /// by simulations once the setup has run).
+    #[serde(default)]
+    pub first_player: Option<Spanned<String>>,
     /// One paragraph about the game.
     #[serde(default)]
     pub description: Option<String>,

@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 
 use marked_yaml::Node;
 
-use crate::engine::bytecode::FuncId;
+use crate::engine::bytecode::{FuncId, VarId};
 use crate::lang::ast;
 use crate::lang::parser;
 use crate::lang::span::Span;
-use crate::model::compile::{check_reserved, resolve_type, Compiler, FnCtx};
+use crate::model::compile::{check_reserved, resolve_type, ty_name, Compiler, FnCtx};
 use crate::model::data::{self, check_keys, node_span, GameFile, VariantFile};
 use crate::model::diag::{did_you_mean, Diagnostic, Diagnostics};
 use crate::model::grid::{Grid, GridShape};
@@ -1232,6 +1232,40 @@ impl Builder {
         }
     }
 
+    /// The variable a `game.yaml` key names (`rounds: round`): it must be
+    /// a state variable of type `ty` without indices.
+    fn scalar_var(
+        &mut self,
+        name: Option<&marked_yaml::Spanned<String>>,
+        ty: &Ty,
+        key: &str,
+        help: &str,
+        (file, text): (u32, &str),
+    ) -> Option<VarId> {
+        let r = name?;
+        match self.symbols.get(r.as_str()) {
+            Some(Global::Var(v))
+                if self.vars[*v as usize].dims.is_empty() && self.vars[*v as usize].ty == *ty =>
+            {
+                Some(*v)
+            }
+            _ => {
+                let what = ty_name(&self.kinds, ty);
+                self.diags.push(
+                    Diagnostic::new(
+                        node_span(file, text, r.span()),
+                        format!(
+                            "`{key}: {}` must name a {what} variable without indices",
+                            r.as_str()
+                        ),
+                    )
+                    .help(help),
+                );
+                None
+            }
+        }
+    }
+
     fn compile_all(
         &mut self,
         rules: &[RulesFile],
@@ -1376,30 +1410,20 @@ impl Builder {
                 None
             }
         };
-        let round_var = game.rounds.as_ref().and_then(|r| {
-            let span = node_span(game_file, game_text, r.span());
-            match self.symbols.get(r.as_str()) {
-                Some(Global::Var(v))
-                    if self.vars[*v as usize].dims.is_empty()
-                        && self.vars[*v as usize].ty == Ty::Int =>
-                {
-                    Some(*v)
-                }
-                _ => {
-                    self.diags.push(
-                        Diagnostic::new(
-                            span,
-                            format!(
-                                "`rounds: {}` must name an int variable without indices",
-                                r.as_str()
-                            ),
-                        )
-                        .help("declare `var round: int = 0;` and count rounds in it"),
-                    );
-                    None
-                }
-            }
-        });
+        let round_var = self.scalar_var(
+            game.rounds.as_ref(),
+            &Ty::Int,
+            "rounds",
+            "declare `var round: int = 0;` and count rounds in it",
+            (game_file, game_text),
+        );
+        let first_player_var = self.scalar_var(
+            game.first_player.as_ref(),
+            &Ty::Ent(PLAYER),
+            "first_player",
+            "declare `var start_player: player;` and set it in the setup",
+            (game_file, game_text),
+        );
         for (vi, f) in var_inits {
             self.vars[vi].init = Some(f);
         }
@@ -1445,6 +1469,7 @@ impl Builder {
             score,
             state_words,
             round_var,
+            first_player_var,
             sources: Default::default(),
             proc_names,
             symbols: self.symbols.clone(),

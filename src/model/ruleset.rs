@@ -227,6 +227,8 @@ pub struct Ruleset {
     pub state_words: usize,
     /// The round counter reported by simulations, if declared.
     pub round_var: Option<VarId>,
+    /// The variable naming the start player, if the ruleset declares one.
+    pub first_player_var: Option<VarId>,
     /// Every file read.
     pub sources: SourceMap,
     /// Names of procedures, for looking up entry points.

@@ -135,8 +135,9 @@ pub struct GameRecord {
     pub decisions: usize,
     /// The ruleset's round counter at the end, if it declares one.
     pub rounds: Option<i64>,
-    /// The seat that took the game's first decision (`None` if the game
-    /// ended without any).
+    /// The start player as the ruleset names it (`first_player:` in
+    /// `game.yaml`), else the seat that took the game's first decision
+    /// (`None` if the game ended without any).
     pub first: Option<usize>,
 }
 
@@ -167,12 +168,12 @@ pub struct SeatSummary {
     pub score: Option<Stats>,
 }
 
-/// How the seat that took the first decision of a game fared.
+/// How the first player (see [`GameRecord::first`]) fared.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct FirstPlayer {
     /// Games with a first decision.
     pub games: usize,
-    /// Games the first seat to decide won (shared wins split).
+    /// Games the first player won (shared wins split).
     pub wins: f64,
     /// `wins` over `games`.
     pub win_rate: f64,
@@ -180,14 +181,14 @@ pub struct FirstPlayer {
     pub win_ci95: (f64, f64),
     /// What it would be if moving first did not matter (1 / players).
     pub fair_share: f64,
-    /// Per seat: how often it decided first, and its win rate in those games.
+    /// Per seat: how often it was first player, and its win rate then.
     pub by_seat: Vec<FirstSeat>,
 }
 
-/// A seat's record in the games where it took the first decision.
+/// A seat's record in the games where it was first player.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct FirstSeat {
-    /// Games in which this seat decided first.
+    /// Games in which this seat was first player.
     pub games: usize,
     /// Its win rate in those games (0 when there are none).
     pub win_rate: f64,
@@ -416,8 +417,17 @@ pub fn play_game(
     play_recorded(rules, agents, seed, max_decisions).map(|(g, _)| g)
 }
 
-/// Like [`play_game`], and also returns the seat that took the first
-/// decision.
+/// The start player, when the ruleset names the variable holding it
+/// (`first_player:` in `game.yaml`) and it holds a seated player.
+fn start_player(game: &Game) -> Option<usize> {
+    let v = game.rules().first_player_var?;
+    let seat = game.state().words[game.rules().vars[v as usize].offset];
+    usize::try_from(seat).ok().filter(|s| *s < game.players())
+}
+
+/// Like [`play_game`], and also returns the game's first player: the one
+/// the ruleset names (`first_player:` in `game.yaml`), else the seat that
+/// took the first decision.
 pub fn play_recorded(
     rules: &Arc<Ruleset>,
     agents: &mut [Box<dyn Agent>],
@@ -450,7 +460,7 @@ pub fn play_recorded(
         let legal = game.legal().map_err(|e| fail(&game, &e))?;
         let seat = game.to_move().unwrap_or(0).min(players.saturating_sub(1));
         if n == 0 {
-            first = Some(seat);
+            first = Some(start_player(&game).unwrap_or(seat));
         }
         let i = agents[seat].choose(&mut game, &legal).min(legal.len() - 1);
         game.apply(i).map_err(|e| fail(&game, &e))?;
