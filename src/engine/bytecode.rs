@@ -160,6 +160,55 @@ pub enum Op {
     Fail(u32),
     /// End of the game program.
     Halt,
+
+    // Fused instructions. The peephole pass ([`fuse`]) writes one over the
+    // first instruction of a common sequence and leaves the rest of the
+    // sequence in place, so jumps into the middle of it still work. A fused
+    // instruction does the work of the whole sequence and skips it; when
+    // its fast path does not apply (a set operand, a division by zero) it
+    // does only the first instruction's work and the sequence goes on.
+    /// `Const(k); Bin(op)`.
+    BinK(BinOp, i64),
+    /// `Load(l); Const(k); Bin(op)`.
+    LoadBinK(u16, BinOp, i64),
+    /// `Bin(op); JumpIfNot(t)`.
+    BinJumpIfNot(BinOp, u32),
+    /// `Load(a); Load(b)`.
+    Load2(u16, u16),
+    /// `Store(a); Load(b)`.
+    StoreLoad(u16, u16),
+    /// `Load(l); Field(k, f)`.
+    LoadField(u16, KindId, u16),
+}
+
+/// Fuses common instruction sequences (see the fused variants of [`Op`]).
+/// Every instruction keeps its index, so jumps need no change.
+pub fn fuse(code: &mut [Op]) {
+    let orig = code.to_vec();
+    for i in 0..orig.len() {
+        let next = orig.get(i + 1);
+        let fused = match (&orig[i], next, orig.get(i + 2)) {
+            (Op::Load(l), Some(Op::Const(k)), Some(Op::Bin(op))) if fusable(*op) => {
+                Some(Op::LoadBinK(*l, *op, *k))
+            }
+            (Op::Const(k), Some(Op::Bin(op)), _) if fusable(*op) => Some(Op::BinK(*op, *k)),
+            (Op::Bin(op), Some(Op::JumpIfNot(t)), _) if fusable(*op) => {
+                Some(Op::BinJumpIfNot(*op, *t))
+            }
+            (Op::Load(a), Some(Op::Load(b)), _) => Some(Op::Load2(*a, *b)),
+            (Op::Store(a), Some(Op::Load(b)), _) => Some(Op::StoreLoad(*a, *b)),
+            (Op::Load(l), Some(Op::Field(k, f)), _) => Some(Op::LoadField(*l, *k, *f)),
+            _ => None,
+        };
+        if let Some(op) = fused {
+            code[i] = op;
+        }
+    }
+}
+
+/// Operators with a fast path on two integers.
+fn fusable(op: BinOp) -> bool {
+    !matches!(op, BinOp::Div | BinOp::Rem | BinOp::In)
 }
 
 /// A compiled function or procedure.

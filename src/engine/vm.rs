@@ -526,6 +526,66 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 save_pc!();
                 return Ok(Exit::Failed(*m));
             }
+            Op::BinK(op, k) => {
+                if let Some(Value::I(a)) = stack.last() {
+                    if let Some(r) = int_binary(*op, *a, *k) {
+                        *stack.last_mut().expect("operand") = Value::I(r);
+                        pc += 1;
+                        continue;
+                    }
+                }
+                stack.push(Value::I(*k));
+            }
+            Op::LoadBinK(l, op, k) => {
+                let v = &stack[base + *l as usize];
+                if let Value::I(a) = v {
+                    if let Some(r) = int_binary(*op, *a, *k) {
+                        stack.push(Value::I(r));
+                        pc += 2;
+                        continue;
+                    }
+                }
+                let v = v.clone();
+                stack.push(v);
+            }
+            Op::BinJumpIfNot(op, t) => {
+                let n = stack.len();
+                let b = stack.pop().expect("operand");
+                let a = stack.pop().expect("operand");
+                if let (Value::I(x), Value::I(y)) = (&a, &b) {
+                    if let Some(r) = int_binary(*op, *x, *y) {
+                        pc = if r == 0 { *t as usize } else { pc + 1 };
+                        continue;
+                    }
+                }
+                let _ = n;
+                stack.push(binary(*op, a, b, span!())?);
+            }
+            Op::Load2(a, b) => {
+                let x = stack[base + *a as usize].clone();
+                let y = stack[base + *b as usize].clone();
+                stack.push(x);
+                stack.push(y);
+                pc += 1;
+            }
+            Op::StoreLoad(a, b) => {
+                let v = stack.pop().expect("store operand");
+                stack[base + *a as usize] = v;
+                let v = stack[base + *b as usize].clone();
+                stack.push(v);
+                pc += 1;
+            }
+            Op::LoadField(l, k, f) => {
+                let e = stack[base + *l as usize].int();
+                let kind = &rules.kinds[*k as usize];
+                match kind.data.get(e as usize) {
+                    Some(row) if e >= 0 => {
+                        stack.push(Value::I(row[*f as usize].int()));
+                        pc += 1;
+                    }
+                    _ => stack.push(Value::I(e)),
+                }
+            }
             Op::Halt => {
                 st.vm.frames.clear();
                 st.status = Status::Over;

@@ -121,6 +121,7 @@ impl FnCtx {
             self.emit(Op::Const(0), span);
         }
         self.emit(Op::Ret, span);
+        crate::engine::bytecode::fuse(&mut self.code);
         Func {
             name: name.to_string(),
             arity,
