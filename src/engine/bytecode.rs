@@ -179,6 +179,25 @@ pub enum Op {
     StoreLoad(u16, u16),
     /// `Load(l); Field(k, f)`.
     LoadField(u16, KindId, u16),
+    /// `Const(k); Bin(op); JumpIfNot(t)`.
+    BinKJumpIfNot(BinOp, i64, u32),
+    /// `Dup; JumpIfNot(t); Pop` (the left side of `and`).
+    AndJump(u32),
+    /// `Dup; JumpIf(t); Pop` (the left side of `or`).
+    OrJump(u32),
+    /// `Load(l); LoadVar(v)`, for a variable with one index.
+    LoadVarAt(u16, VarId),
+    /// `SetNext { .. }; JumpIfNot(t)` (the head of a loop over a set).
+    SetNextOrJump {
+        /// Local holding the set.
+        set: u16,
+        /// Local holding the cursor.
+        cur: u16,
+        /// Local receiving the element.
+        var: u16,
+        /// Where to go when the set is exhausted.
+        done: u32,
+    },
 }
 
 /// Fuses common instruction sequences (see the fused variants of [`Op`]).
@@ -188,6 +207,18 @@ pub fn fuse(code: &mut [Op]) {
     for i in 0..orig.len() {
         let next = orig.get(i + 1);
         let fused = match (&orig[i], next, orig.get(i + 2)) {
+            (Op::Const(k), Some(Op::Bin(op)), Some(Op::JumpIfNot(t))) if fusable(*op) => {
+                Some(Op::BinKJumpIfNot(*op, *k, *t))
+            }
+            (Op::Dup, Some(Op::JumpIfNot(t)), Some(Op::Pop)) => Some(Op::AndJump(*t)),
+            (Op::Dup, Some(Op::JumpIf(t)), Some(Op::Pop)) => Some(Op::OrJump(*t)),
+            (Op::Load(l), Some(Op::LoadVar(v)), _) => Some(Op::LoadVarAt(*l, *v)),
+            (Op::SetNext { set, cur, var }, Some(Op::JumpIfNot(t)), _) => Some(Op::SetNextOrJump {
+                set: *set,
+                cur: *cur,
+                var: *var,
+                done: *t,
+            }),
             (Op::Load(l), Some(Op::Const(k)), Some(Op::Bin(op))) if fusable(*op) => {
                 Some(Op::LoadBinK(*l, *op, *k))
             }

@@ -9,7 +9,7 @@ use crate::engine::bytecode::{Builtin, Op};
 use crate::engine::state::{Frame, RuntimeError, State, Status, Value};
 use crate::lang::ast::BinOp;
 use crate::lang::span::Span;
-use crate::model::ruleset::{Ruleset, PLAYER};
+use crate::model::ruleset::{Ruleset, Ty, PLAYER};
 
 /// Why the interpreter stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -363,31 +363,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 stack.push(Value::I(set_count(s.bits())));
             }
             Op::SetNext { set, cur, var } => {
-                let c = stack[base + *cur as usize].int();
-                let found = {
-                    let bits = stack[base + *set as usize].bits();
-                    let total = bits.len() as i64 * 64;
-                    let mut i = c.max(0);
-                    let mut hit = -1;
-                    while i < total {
-                        let w = bits[i as usize / 64] >> (i % 64);
-                        if w == 0 {
-                            i = (i / 64 + 1) * 64;
-                            continue;
-                        }
-                        i += w.trailing_zeros() as i64;
-                        hit = i;
-                        break;
-                    }
-                    hit
-                };
-                if found >= 0 {
-                    stack[base + *var as usize] = Value::I(found);
-                    stack[base + *cur as usize] = Value::I(found + 1);
-                    stack.push(Value::I(1));
-                } else {
-                    stack.push(Value::I(0));
-                }
+                let found = set_next(stack, base, *set, *cur, *var);
+                stack.push(Value::I(found as i64));
             }
             Op::ListLen(v)
             | Op::ListIn(v)
@@ -586,6 +563,55 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     _ => stack.push(Value::I(e)),
                 }
             }
+            Op::BinKJumpIfNot(op, k, t) => {
+                if let Some(Value::I(a)) = stack.last() {
+                    if let Some(r) = int_binary(*op, *a, *k) {
+                        stack.pop();
+                        pc = if r == 0 { *t as usize } else { pc + 2 };
+                        continue;
+                    }
+                }
+                stack.push(Value::I(*k));
+            }
+            Op::AndJump(t) | Op::OrJump(t) => {
+                let top = stack.last().map_or(0, Value::int) != 0;
+                if top == matches!(op, Op::OrJump(_)) {
+                    pc = *t as usize;
+                } else {
+                    stack.pop();
+                    pc += 2;
+                }
+            }
+            Op::LoadVarAt(l, v) => {
+                let vd = &rules.vars[*v as usize];
+                if let ([d], false) = (vd.dims.as_slice(), matches!(vd.ty, Ty::Set(_))) {
+                    let k = stack[base + *l as usize].int() - d.lo;
+                    let limit = if d.kind == Some(PLAYER) {
+                        st.nplayers
+                    } else {
+                        d.size
+                    };
+                    if k >= 0 && (k as usize) < limit {
+                        stack.push(Value::I(st.words[vd.offset + k as usize * vd.elem_words]));
+                        pc += 1;
+                        continue;
+                    }
+                }
+                let v = stack[base + *l as usize].clone();
+                stack.push(v);
+            }
+            Op::SetNextOrJump {
+                set,
+                cur,
+                var,
+                done,
+            } => {
+                if !set_next(stack, base, *set, *cur, *var) {
+                    pc = *done as usize;
+                } else {
+                    pc += 1;
+                }
+            }
             Op::Halt => {
                 st.vm.frames.clear();
                 st.status = Status::Over;
@@ -593,6 +619,28 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
         }
     }
+}
+
+/// Moves a loop over the set in local `set` on: stores the next element at
+/// or after the cursor in local `var`, advances the cursor; false when the
+/// set is exhausted.
+fn set_next(stack: &mut [Value], base: usize, set: u16, cur: u16, var: u16) -> bool {
+    let c = stack[base + cur as usize].int();
+    let bits = stack[base + set as usize].bits();
+    let total = bits.len() as i64 * 64;
+    let mut i = c.max(0);
+    while i < total {
+        let w = bits[i as usize / 64] >> (i % 64);
+        if w == 0 {
+            i = (i / 64 + 1) * 64;
+            continue;
+        }
+        i += w.trailing_zeros() as i64;
+        stack[base + var as usize] = Value::I(i);
+        stack[base + cur as usize] = Value::I(i + 1);
+        return true;
+    }
+    false
 }
 
 fn call(
