@@ -1,7 +1,10 @@
 //! The greedy bot: looks one decision ahead.
 //!
-//! For each legal decision it plays the decision on a copy of the game and
-//! values the resulting position for its own seat:
+//! For each legal decision it plays the decision on a determinization of
+//! the game (a copy in which what its seat cannot see — other players'
+//! private items, hidden ones, future chance — is sampled anew, see
+//! [`super::mcts::determinize`]) and values the resulting position for its
+//! own seat:
 //!
 //! 1. a finished game is valued by its outcome: a win outright is best, a
 //!    shared win next (fewer sharers first), a loss worst;
@@ -12,7 +15,9 @@
 //!    the best other seat, then each of its own keys).
 //!
 //! Ties are broken by the bot's own seeded generator, so a run stays
-//! reproducible.
+//! reproducible. Private *integers* of other seats (points behind a screen)
+//! are read as they are: rulesets keep in integers only what the public
+//! history of the game reveals.
 
 use rand_core::SeedableRng;
 use rand_pcg::Pcg64;
@@ -129,11 +134,20 @@ impl Agent for GreedyAgent {
             return 0;
         }
         let me = game.to_move().unwrap_or(0);
+        // Each decision is tried on a determinization: what the seat cannot
+        // see (other hands, the bag, future chance) is sampled, not read.
+        let mut seen = super::mcts::determinize(game, me, &mut self.rng);
+        let Ok(options) = seen.legal() else {
+            return uniform_below(&mut self.rng, legal.len());
+        };
         let mut best: Vec<usize> = Vec::new();
         let mut best_value: Option<Vec<i64>> = None;
-        for i in 0..legal.len() {
-            let mut next = game.clone();
-            if next.apply(i).is_err() {
+        for (i, d) in legal.iter().enumerate() {
+            let Some(j) = options.iter().position(|o| o.name == d.name) else {
+                continue;
+            };
+            let mut next = seen.clone();
+            if next.apply(j).is_err() {
                 continue;
             }
             let v = self.value(&mut next, me);

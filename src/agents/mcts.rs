@@ -116,6 +116,8 @@ impl MctsAgent {
 /// Reshuffles, in a copy of the game, every item that `me` cannot see:
 /// the contents of hidden sets and lists, and of other players' private
 /// ones, pooled per kind and dealt back with each place keeping its size.
+/// The game's random generator is reseeded too: future chance (dice,
+/// shuffles) is sampled, not read.
 pub fn determinize(game: &Game, me: usize, rng: &mut impl RngCore) -> Game {
     let mut g = game.clone();
     let rules = g.rules().clone();
@@ -203,6 +205,7 @@ pub fn determinize(game: &Game, me: usize, rng: &mut impl RngCore) -> Game {
             }
         }
     }
+    st.rng = Pcg64::seed_from_u64(rng.next_u64());
     let _ = PLAYER;
     g
 }
