@@ -321,6 +321,8 @@ fn determinizations_keep_what_the_seat_sees_and_the_sizes_of_what_it_does_not() 
         all.dedup();
         assert_eq!(all.len(), n, "a tile appears twice");
         assert_eq!(n, 21, "every wealth tile is somewhere");
+        // Future chance is sampled too: the random generator is reseeded.
+        assert_ne!(d.state().rng, g.state().rng);
     }
     assert!(changed, "the unseen tiles were never reshuffled");
 }
