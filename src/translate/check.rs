@@ -3,6 +3,7 @@
 //! the numeric statements near glossary terms that no claim covers.
 
 use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -15,7 +16,7 @@ use crate::model::ruleset::{Ruleset, Ty};
 use crate::model::snippet;
 use crate::translate::claims::{Claim, I18n};
 use crate::translate::matcher::{self, Pat};
-use crate::translate::text::{line_of, read_ocr_words, tokenize, Token};
+use crate::translate::text::{line_of, read_ocr_words, stray_numbers, tokenize, Token};
 
 /// Evaluates references (expressions of the rules language) on the
 /// initial state of a ruleset.
@@ -23,6 +24,60 @@ pub struct Evaluator {
     rules: Ruleset,
     states: HashMap<usize, State>,
     cache: HashMap<(String, usize), Result<i64, String>>,
+    dir: Option<PathBuf>,
+    scenarios: HashMap<String, Result<Scenario, String>>,
+}
+
+/// What a scenario file states: the values its setup assigns and the
+/// values its steps assert (keys without spaces).
+#[derive(Debug, Clone, Default)]
+pub struct Scenario {
+    setup: HashMap<String, i64>,
+    expected: HashMap<String, Vec<i64>>,
+}
+
+fn squeeze(s: &str) -> String {
+    s.split_whitespace().collect()
+}
+
+fn int_of(s: &str) -> Option<i64> {
+    match s.trim() {
+        "true" => Some(1),
+        "false" => Some(0),
+        t => t.parse().ok(),
+    }
+}
+
+impl Scenario {
+    fn read(path: &Path) -> Result<Scenario, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
+        let root = marked_yaml::parse_yaml(0, &text).map_err(|e| format!("invalid YAML: {e}"))?;
+        let map = root.as_mapping().ok_or("not a scenario (a YAML mapping)")?;
+        let mut sc = Scenario::default();
+        if let Some(setup) = map.get_scalar("setup") {
+            for stmt in setup.as_str().split(';') {
+                if let Some((lhs, rhs)) = stmt.split_once('=') {
+                    let lhs = squeeze(lhs.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join(" ").as_str());
+                    if let Some(v) = int_of(rhs) {
+                        sc.setup.insert(lhs, v);
+                    }
+                }
+            }
+        }
+        if let Some(steps) = map.get_sequence("steps") {
+            for step in steps.iter() {
+                let Some(exp) = step.as_mapping().and_then(|m| m.get_mapping("expect")) else {
+                    continue;
+                };
+                for (k, v) in exp.iter() {
+                    if let Some(n) = v.as_scalar().and_then(|v| int_of(v.as_str())) {
+                        sc.expected.entry(squeeze(k.as_str())).or_default().push(n);
+                    }
+                }
+            }
+        }
+        Ok(sc)
+    }
 }
 
 impl Evaluator {
@@ -32,7 +87,106 @@ impl Evaluator {
             rules,
             states: HashMap::new(),
             cache: HashMap::new(),
+            dir: None,
+            scenarios: HashMap::new(),
         }
+    }
+
+    /// The ruleset's directory: scenario claims read its `examples/`.
+    pub fn with_dir(mut self, dir: &Path) -> Evaluator {
+        self.dir = Some(dir.to_path_buf());
+        self
+    }
+
+    /// Replaces `setup(x)` and `expected(x)` in a reference by the values
+    /// the scenario `name` states for `x`.
+    pub fn in_scenario(&mut self, name: &str, expr: &str) -> Result<String, String> {
+        if !self.scenarios.contains_key(name) {
+            let r = match &self.dir {
+                None => Err("no ruleset directory to find its examples in".to_string()),
+                Some(d) => {
+                    let path = d.join("examples").join(format!("{name}.yaml"));
+                    if path.exists() {
+                        Scenario::read(&path)
+                    } else {
+                        Err("no such file in the ruleset's examples/".to_string())
+                    }
+                }
+            };
+            self.scenarios.insert(name.to_string(), r);
+        }
+        let sc = match &self.scenarios[name] {
+            Ok(sc) => sc,
+            Err(e) => return Err(format!("scenario `{name}`: {e}")),
+        };
+        let mut out = String::new();
+        let mut rest = expr;
+        loop {
+            let hit = ["setup(", "expected("]
+                .iter()
+                .filter_map(|f| rest.find(f).map(|p| (p, *f)))
+                .filter(|(p, _)| {
+                    *p == 0
+                        || !rest[..*p]
+                            .chars()
+                            .next_back()
+                            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+                })
+                .min();
+            let Some((p, f)) = hit else {
+                out.push_str(rest);
+                break;
+            };
+            out.push_str(&rest[..p]);
+            let after = &rest[p + f.len()..];
+            let mut depth = 1;
+            let mut end = None;
+            for (i, c) in after.char_indices() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = Some(i);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let Some(end) = end else {
+                return Err(format!("unclosed `{f}`"));
+            };
+            let mut key = squeeze(&after[..end]);
+            // `expected(x, k)`: the k-th assertion of x (1-based); the
+            // last by default.
+            let mut nth = None;
+            if let Some((k, n)) = key.rsplit_once(',') {
+                if let Ok(n) = n.parse::<usize>() {
+                    nth = Some(n);
+                    key = k.to_string();
+                }
+            }
+            let v = if f == "setup(" {
+                sc.setup.get(&key).copied()
+            } else {
+                sc.expected.get(&key).and_then(|vs| match nth {
+                    Some(n) => n.checked_sub(1).and_then(|i| vs.get(i)).copied(),
+                    None => vs.last().copied(),
+                })
+            };
+            let Some(v) = v else {
+                let what = if f == "setup(" {
+                    "assigns no number to"
+                } else {
+                    "asserts no such number for"
+                };
+                return Err(format!("scenario `{name}` {what} `{key}`"));
+            };
+            out.push_str(&format!("({v})"));
+            rest = &after[end + 1..];
+        }
+        Ok(out)
     }
 
     /// The ruleset's maximum player count.
@@ -135,7 +289,10 @@ pub enum Status {
     Expected,
     /// An expected finding that no longer occurs (the claim now confirms).
     Stale,
-    /// Numbers acknowledged as stating no rule fact.
+    /// A number that states no rule fact, still as the language file
+    /// records it (`note:` with `values:`).
+    Recorded,
+    /// Numbers acknowledged as stating no rule fact, with no recorded value.
     Noted,
     /// A numeric statement near a glossary term that no claim covers.
     Uncovered,
@@ -189,7 +346,11 @@ pub struct Summary {
     pub expected: usize,
     /// Expected findings that no longer occur.
     pub stale: usize,
-    /// Numbers noted as no rule fact.
+    /// Numbers checked against a value recorded in the language file.
+    pub recorded: usize,
+    /// Literal numbers of anchors (labels) found as written.
+    pub labels: usize,
+    /// Numbers noted as no rule fact, with no recorded value (unchecked).
     pub noted: usize,
     /// Passages the variants make false.
     pub changed_by_variant: usize,
@@ -201,6 +362,27 @@ pub struct Summary {
     pub uncovered: usize,
     /// covered / statements, in percent.
     pub coverage: f64,
+    /// Numbers (digits) in the rules sections: outside `skip` passages and
+    /// cross-references.
+    pub numbers: usize,
+    /// Of those, checked: against the rules, a recorded value or as a label.
+    pub numbers_checked: usize,
+}
+
+/// A number written in digits in the rules sections of the book.
+#[derive(Debug, Clone, Serialize)]
+pub struct Site {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// The digits as written.
+    pub text: String,
+    /// Whether a claim checks it (a change would be reported).
+    pub checked: bool,
+    /// Byte range in the rulebook.
+    #[serde(skip)]
+    pub span: (usize, usize),
 }
 
 /// The result of checking one rulebook.
@@ -216,6 +398,10 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// The counts.
     pub summary: Summary,
+    /// Every number written in digits in the rules sections.
+    pub numbers: Vec<Site>,
+    /// The least coverage the language file requires (`min_coverage:`).
+    pub min_coverage: Option<f64>,
     /// The miette diagnostics (contradictions, passages not found,
     /// variant changes, mistakes in the language file).
     #[serde(skip)]
@@ -228,7 +414,16 @@ pub struct Report {
 impl Report {
     /// Whether anything is contradicted, missing or invalid.
     pub fn failed(&self) -> bool {
-        self.summary.contradicted > 0 || self.summary.not_found > 0 || self.invalid > 0
+        self.summary.contradicted > 0
+            || self.summary.not_found > 0
+            || self.invalid > 0
+            || self.below_coverage()
+    }
+
+    /// Whether coverage is below the language file's `min_coverage:`.
+    pub fn below_coverage(&self) -> bool {
+        self.min_coverage
+            .is_some_and(|m| self.summary.coverage + 1e-9 < m)
     }
 }
 
@@ -330,6 +525,10 @@ pub fn check(
     let book_file = diags.sources.add(book.name.to_string(), book.text);
     let src = book.text;
     let mut tokens = tokenize(src, &i18n.numbers);
+    let digits: Vec<bool> = tokens
+        .iter()
+        .map(|t| t.num.is_some_and(|n| !n.word))
+        .collect();
     read_ocr_words(src, &mut tokens, &i18n.file.ocr_words);
     let tokens = tokens;
     let players_default = i18n.file.players.unwrap_or(rules.max_players());
@@ -337,6 +536,7 @@ pub fn check(
     let mut invalid = 0;
     let mut used: HashSet<usize> = HashSet::new();
     let mut covered: HashSet<usize> = HashSet::new();
+    let mut checked: HashSet<usize> = HashSet::new();
     let mut summary = Summary::default();
     let bspan = |a: usize, b: usize| Span::new(book_file, a, b);
 
@@ -390,6 +590,38 @@ pub fn check(
         let players = claim.players.unwrap_or(players_default);
         let expect = claim.expect.as_ref().map(|e| e.as_str().to_string());
         let Some(m) = found else {
+            if let Some((ti, lit)) = label_changed(&tokens, &pats, from, &used) {
+                // The passage is there, with another number where the
+                // anchor has a literal (a label): report it at the number.
+                let t = &tokens[ti];
+                let n = t.num.expect("a number token").value;
+                summary.contradicted += 1;
+                diags.push(
+                    Diagnostic::new(
+                        bspan(t.start, t.end),
+                        format!("rulebook says {n} where the claim reads {lit}"),
+                    )
+                    .label(format!("the claim's anchor has {lit} here"))
+                    .help("correct the rulebook, or the literal number in the claim's anchor"),
+                );
+                findings.push(Finding {
+                    status: Status::Contradicted,
+                    line: line_of(src, t.start),
+                    column: col_of(src, t.start),
+                    passage: excerpt(src, t.start, t.end),
+                    anchor: Some(claim.at.as_str().to_string()),
+                    reference: None,
+                    players: None,
+                    text_value: Some(n),
+                    rule_value: None,
+                    base_value: None,
+                    changed_by_variant: false,
+                    reason: None,
+                    message: format!("the label {lit} reads {n}"),
+                    span: Some((t.start, t.end)),
+                });
+                continue;
+            }
             let (status, message) = if expect.as_deref() == Some("not_found") {
                 summary.expected += 1;
                 (Status::Expected, "passage not found (expected)".to_string())
@@ -428,6 +660,8 @@ pub fn check(
         }
         covered.extend(m.nums.iter().copied());
         covered.extend(m.lits.iter().copied());
+        checked.extend(m.lits.iter().copied());
+        summary.labels += m.lits.len();
         // Numbers read: the #s, then the numbers after the passage.
         let mut read: Vec<usize> = m.nums.clone();
         let mut k = m.last + 1;
@@ -437,6 +671,60 @@ pub fn check(
                 covered.insert(k);
             }
             k += 1;
+        }
+        let recorded = claim.recorded();
+        if claim.note.is_some() && facts.is_empty() && !recorded.is_empty() {
+            for (k, &ti) in m.nums.iter().enumerate() {
+                let Some(&want) = recorded.get(k) else {
+                    continue;
+                };
+                checked.insert(ti);
+                let t = &tokens[ti];
+                let n = t.num.expect("a number token");
+                let ok = n.value == want || (!n.signed && n.value == -want);
+                let (status, message) = if ok {
+                    summary.recorded += 1;
+                    (Status::Recorded, "as recorded".to_string())
+                } else {
+                    summary.contradicted += 1;
+                    diags.push(
+                        Diagnostic::new(
+                            bspan(t.start, t.end),
+                            format!(
+                                "rulebook says {}, the language file records {want}",
+                                n.value
+                            ),
+                        )
+                        .label(format!("recorded: {want}"))
+                        .note(bspan(pstart, pend), "passage")
+                        .help(format!(
+                            "no rule fact backs this number ({}); if the text is right, change `values:` in the claim",
+                            claim.note.as_deref().unwrap_or("")
+                        )),
+                    );
+                    (
+                        Status::Contradicted,
+                        format!("differs from the recorded {want}"),
+                    )
+                };
+                findings.push(Finding {
+                    status,
+                    line: line_of(src, t.start),
+                    column: col_of(src, t.start),
+                    passage: passage.clone(),
+                    anchor: Some(claim.at.as_str().to_string()),
+                    reference: None,
+                    players: None,
+                    text_value: Some(n.value),
+                    rule_value: None,
+                    base_value: None,
+                    changed_by_variant: false,
+                    reason: claim.note.clone(),
+                    message,
+                    span: Some((t.start, t.end)),
+                });
+            }
+            continue;
         }
         if claim.note.is_some() && facts.is_empty() {
             summary.noted += m.nums.len().max(1);
@@ -464,26 +752,50 @@ pub fn check(
         }
         for (fi, fact) in facts.iter().enumerate() {
             let at = i18n.content_start(fact);
-            let value = match rules.value(fact.as_str(), players, i18n_file, at) {
+            let expr = match &claim.scenario {
+                None => fact.as_str().to_string(),
+                Some(sc) => match rules.in_scenario(sc.as_str(), fact.as_str()) {
+                    Ok(e) => e,
+                    Err(msg) => {
+                        invalid += 1;
+                        diags.push(
+                            Diagnostic::new(i18n.span(i18n_file, fact), msg)
+                                .help("`setup(x)` reads `x = N;` in the scenario's setup, `expected(x)` reads `x: N` in its `expect:` steps"),
+                        );
+                        continue;
+                    }
+                },
+            };
+            let substituted = expr != fact.as_str();
+            let value = match rules.value(&expr, players, i18n_file, at) {
                 Ok(v) => v,
                 Err(ds) => {
                     invalid += 1;
-                    for d in ds {
-                        diags.push(d);
+                    if substituted {
+                        let msg = ds.first().map_or("invalid reference".to_string(), |d| d.message.clone());
+                        diags.push(Diagnostic::new(i18n.span(i18n_file, fact), msg));
+                    } else {
+                        for d in ds {
+                            diags.push(d);
+                        }
                     }
                     continue;
                 }
             };
             let base_value = match (&mut base, base_file) {
-                (Some(b), Some(bf)) => b.value(fact.as_str(), players, bf, at).ok(),
+                (Some(b), Some(bf)) => b.value(&expr, players, bf, at).ok(),
                 _ => None,
+            };
+            let fact_name = match &claim.scenario {
+                Some(sc) => format!("{}: {}", sc.as_str(), fact.as_str()),
+                None => fact.as_str().to_string(),
             };
             let Some(&ti) = read.get(fi) else {
                 summary.not_found += 1;
                 diags.push(
                     Diagnostic::new(
                         bspan(pstart, pend),
-                        format!("no number for `{}` in this passage", fact.as_str()),
+                        format!("no number for `{}` in this passage", fact_name.as_str()),
                     )
                     .label("passage")
                     .help("put a `#` in the anchor where the number stands"),
@@ -495,7 +807,7 @@ pub fn check(
                     (pstart, pend),
                     &passage,
                     claim,
-                    fact.as_str(),
+                    fact_name.as_str(),
                     players,
                     None,
                     value,
@@ -505,6 +817,7 @@ pub fn check(
                 continue;
             };
             let tok = &tokens[ti];
+            checked.insert(ti);
             let n = tok.num.expect("a number token");
             let sign_lost = !n.signed && n.value == -value;
             let agrees = n.value == value || sign_lost;
@@ -548,7 +861,7 @@ pub fn check(
                         format!(
                             "rulebook says {}, rules say {value} (`{}`)",
                             n.value,
-                            fact.as_str()
+                            fact_name.as_str()
                         ),
                     )
                     .label(format!("the rules say {value}"))
@@ -558,13 +871,13 @@ pub fn check(
                         d = d.help(format!(
                             "the variant {} changes `{}` from {} to {value}: its rulebook addendum must change this passage",
                             variants.join(", "),
-                            fact.as_str(),
+                            fact_name.as_str(),
                             base_value.unwrap_or_default()
                         ));
                     } else {
                         d = d.help(format!(
                             "correct the rulebook, or the ruleset's `{}`; if the difference is known, add `expect: contradicted` and a `reason:` to the claim",
-                            fact.as_str()
+                            fact_name.as_str()
                         ));
                     }
                     diags.push(d);
@@ -585,7 +898,7 @@ pub fn check(
                 span,
                 &passage,
                 claim,
-                fact.as_str(),
+                fact_name.as_str(),
                 players,
                 Some(n.value),
                 value,
@@ -658,6 +971,106 @@ pub fn check(
     } else {
         100.0 * summary.covered as f64 / summary.statements as f64
     };
+    // Numbers no claim reads that break what the text around them says:
+    // a digit where the grammar wants a word the OCR writes with digits,
+    // a list item out of sequence.
+    let mut odd: Vec<(usize, String, String)> = Vec::new();
+    for (i, word) in stray_numbers(src, &tokens, &i18n.file.ocr_words) {
+        if !covered.contains(&i) && !skipped[i] {
+            let n = tokens[i].num.expect("a number").value;
+            odd.push((
+                i,
+                format!("rulebook has {n} where the text reads the word `{word}`"),
+                format!("the OCR writes `{word}` with other digits here; a changed number?"),
+            ));
+        }
+    }
+    let markers: Vec<usize> = (0..tokens.len())
+        .filter(|&i| digits[i] && !skipped[i] && tokens[i].num.is_some() && is_list_marker(src, &tokens[i]))
+        .collect();
+    // Words the OCR wrote with digits, and list items, are checked by
+    // their context.
+    checked.extend((0..tokens.len()).filter(|&i| digits[i] && tokens[i].num.is_none()));
+    checked.extend(markers.iter().copied());
+    for (k, &i) in markers.iter().enumerate() {
+        if covered.contains(&i) {
+            continue;
+        }
+        let v = tokens[i].num.expect("a number").value;
+        let prev = k.checked_sub(1).map(|p| tokens[markers[p]].num.expect("a number").value);
+        let next = markers.get(k + 1).map(|&j| tokens[j].num.expect("a number").value);
+        let back_ok = v == 1 || prev == Some(v - 1);
+        let fwd_ok = next.is_none_or(|n| n == 1 || n == v + 1);
+        if !(back_ok && fwd_ok) {
+            odd.push((
+                i,
+                format!("list item {v} out of sequence"),
+                "items of a list count 1, 2, 3...; if the text is right, claim this number with `note:` and `values:`".to_string(),
+            ));
+        }
+    }
+    for (i, message, help) in odd {
+        let t = &tokens[i];
+        checked.insert(i);
+        summary.contradicted += 1;
+        diags.push(
+            Diagnostic::new(bspan(t.start, t.end), message.clone())
+                .label("this number")
+                .help(help),
+        );
+        findings.push(Finding {
+            status: Status::Contradicted,
+            line: line_of(src, t.start),
+            column: col_of(src, t.start),
+            passage: excerpt(
+                src,
+                tokens[i.saturating_sub(NEAR)].start,
+                tokens[(i + NEAR).min(tokens.len() - 1)].end,
+            ),
+            anchor: None,
+            reference: None,
+            players: None,
+            text_value: t.num.map(|n| n.value),
+            rule_value: None,
+            base_value: None,
+            changed_by_variant: false,
+            reason: None,
+            message,
+            span: Some((t.start, t.end)),
+        });
+    }
+
+    // Every number written in digits in the rules sections.
+    let mut numbers = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if !digits[i] || skipped[i] || after_reference(&tokens, i, &refs) {
+            continue;
+        }
+        numbers.push(Site {
+            line: line_of(src, t.start),
+            column: col_of(src, t.start),
+            text: src[t.start..t.end].to_string(),
+            checked: checked.contains(&i),
+            span: (t.start, t.end),
+        });
+    }
+    summary.numbers = numbers.len();
+    summary.numbers_checked = numbers.iter().filter(|n| n.checked).count();
+    if let Some(min) = i18n.file.min_coverage {
+        if summary.coverage + 1e-9 < min {
+            for f in findings.iter().filter(|f| f.status == Status::Uncovered) {
+                let (a, b) = f.span.unwrap_or((0, 0));
+                diags.push(
+                    Diagnostic::new(
+                        bspan(a, b),
+                        format!("numeric statement no claim covers ({} required)", fmt_pct(min)),
+                    )
+                    .label("unclaimed number")
+                    .help("the language file requires this coverage: add a claim for this number, or correct the text"),
+                );
+            }
+        }
+    }
     findings.sort_by_key(|f| (f.status == Status::Uncovered, f.line, f.column));
     Report {
         rulebook: book.name.to_string(),
@@ -665,6 +1078,8 @@ pub fn check(
         variants: variants.to_vec(),
         findings,
         summary,
+        numbers,
+        min_coverage: i18n.file.min_coverage,
         diagnostics: diags,
         invalid,
     }
@@ -703,10 +1118,54 @@ fn finding(
     }
 }
 
+fn fmt_pct(p: f64) -> String {
+    format!("{p}%")
+}
+
+/// When an anchor with literal numbers is not found: the passage with
+/// every literal read as `#` (not taken by an earlier claim), and the
+/// first token where the text has another number than the literal.
+fn label_changed(
+    tokens: &[Token],
+    pats: &[Pat],
+    from: usize,
+    used: &HashSet<usize>,
+) -> Option<(usize, i64)> {
+    if !pats.iter().any(|p| matches!(p, Pat::Lit(_))) {
+        return None;
+    }
+    let loose: Vec<Pat> = pats
+        .iter()
+        .map(|p| match p {
+            Pat::Lit(_) => Pat::Num,
+            p => p.clone(),
+        })
+        .collect();
+    let found = matcher::find_all(tokens, &loose, from, tokens.len());
+    let m = pick(&found, used)?;
+    let mut k = 0;
+    for p in pats {
+        match p {
+            Pat::Num => k += 1,
+            Pat::Lit(v) => {
+                let ti = *m.nums.get(k)?;
+                k += 1;
+                if tokens[ti].num.is_some_and(|n| n.value.abs() != *v) {
+                    return Some((ti, *v));
+                }
+            }
+            Pat::Word { .. } => {}
+        }
+    }
+    None
+}
+
 /// `1.` or `2)` opening a line: an item number of a list.
 fn is_list_marker(src: &str, t: &Token) -> bool {
     let line_start = src[..t.start].rfind('\n').map_or(0, |p| p + 1);
-    src[line_start..t.start].trim().is_empty()
+    crate::translate::text::strip_marks(&src[line_start..t.start])
+        .trim()
+        .is_empty()
         && matches!(src[t.end..].chars().next(), Some('.') | Some(')'))
 }
 

@@ -40,6 +40,11 @@ pub struct I18nFile {
     /// `to` anchor, with a reason.
     #[serde(default)]
     pub skip: Vec<Skip>,
+    /// Fail when coverage is below this percentage (a book whose every
+    /// numeric statement is claimed sets 100: a new, unclaimed number
+    /// then fails the check).
+    #[serde(default)]
+    pub min_coverage: Option<f64>,
     /// The claims, best kept in the rulebook's order.
     #[serde(default)]
     pub claims: Vec<Claim>,
@@ -83,15 +88,34 @@ pub struct Claim {
     #[serde(default)]
     pub reason: Option<String>,
     /// Numbers that state no fact of the ruleset (a component count, a page
-    /// number): acknowledged with this reason, not compared.
+    /// number): acknowledged with this reason; compared only with the
+    /// values recorded in `values:`.
     #[serde(default)]
     pub note: Option<String>,
+    /// With `note:`, the numbers the passage states, in the order of the
+    /// `#`s: the text must still state them (no rule fact backs them).
+    #[serde(default)]
+    pub values: Vec<i64>,
+    /// With `note:`, one recorded value (the same as `values: [N]`).
+    #[serde(default)]
+    pub value: Option<i64>,
+    /// A scenario of the ruleset's `examples/` (its file name without
+    /// `.yaml`): the references may read `setup(x)`, the value the
+    /// scenario's setup assigns to `x`, and `expected(x)`, the value its
+    /// last `expect:` asserts for `x` (what the engine computes).
+    #[serde(default)]
+    pub scenario: Option<Spanned<String>>,
 }
 
 impl Claim {
     /// The facts, in the order of the `#`s.
     pub fn facts(&self) -> Vec<&Spanned<String>> {
         self.reference.iter().chain(self.refs.iter()).collect()
+    }
+
+    /// The recorded values of a note, in the order of the `#`s.
+    pub fn recorded(&self) -> Vec<i64> {
+        self.value.iter().chain(self.values.iter()).copied().collect()
     }
 }
 
@@ -157,6 +181,34 @@ pub fn read(path: &Path, name: &str, diags: &mut Diagnostics) -> Result<I18n, St
                         .help("add `reason:` with one line on why the rulebook differs"),
                 );
             }
+        }
+        if !c.recorded().is_empty() && c.note.is_none() {
+            diags.push(
+                Diagnostic::new(i.span(file, &c.at), "recorded values need a `note:`")
+                    .help("a value recorded in the language file is for numbers that state no rule fact; say why in `note:`, or write the fact as `ref:`"),
+            );
+        }
+        if !c.recorded().is_empty() && !c.facts().is_empty() {
+            diags.push(
+                Diagnostic::new(i.span(file, &c.at), "a claim has either rule facts or recorded values")
+                    .help("keep `ref:`/`refs:` (checked against the rules), or `note:` with `values:`"),
+            );
+        }
+        let holes = crate::translate::matcher::compile(c.at.as_str())
+            .iter()
+            .filter(|p| matches!(p, crate::translate::matcher::Pat::Num))
+            .count();
+        if !c.recorded().is_empty() && c.recorded().len() != holes {
+            diags.push(
+                Diagnostic::new(
+                    i.span(file, &c.at),
+                    format!(
+                        "{} recorded value(s) for {holes} `#` in the anchor",
+                        c.recorded().len()
+                    ),
+                )
+                .help("record one value per `#`, in order"),
+            );
         }
         if c.facts().is_empty() && c.note.is_none() {
             diags.push(

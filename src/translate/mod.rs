@@ -124,8 +124,8 @@ pub fn run(
         Err(m) if diags.is_empty() => return Err(RunError::Message(m)),
         Err(_) => return Err(RunError::Diags(diags)),
     };
-    let mut ev = Evaluator::new(rules);
-    let mut base_ev = base.map(Evaluator::new);
+    let mut ev = Evaluator::new(rules).with_dir(ruleset);
+    let mut base_ev = base.map(|b| Evaluator::new(b).with_dir(ruleset));
     Ok(check::check(
         &mut ev,
         base_ev.as_mut(),

@@ -31,6 +31,11 @@ pub fn render(r: &Report, verbose: bool) -> String {
                     f.reason.as_deref().unwrap_or("no reason given")
                 ),
                 Status::Stale => format!("{}: remove `expect:` from the claim", f.message),
+                Status::Recorded => format!(
+                    "{} as recorded — {}",
+                    f.text_value.map_or(String::new(), |v| v.to_string()),
+                    f.reason.as_deref().unwrap_or("")
+                ),
                 Status::Noted => format!(
                     "{} — {}",
                     f.text_value.map_or(String::new(), |v| v.to_string()),
@@ -61,7 +66,12 @@ pub fn render(r: &Report, verbose: bool) -> String {
     };
     if verbose {
         section("confirmed", Status::Confirmed, &mut out);
-        section("noted (no rule fact)", Status::Noted, &mut out);
+        section(
+            "as recorded (no rule fact; checked against the language file)",
+            Status::Recorded,
+            &mut out,
+        );
+        section("noted (no rule fact, unchecked)", Status::Noted, &mut out);
     }
     section("expected findings", Status::Expected, &mut out);
     section("stale expectations", Status::Stale, &mut out);
@@ -78,12 +88,14 @@ pub fn render(r: &Report, verbose: bool) -> String {
 pub fn summary_table(r: &Report) -> String {
     let s = &r.summary;
     let mut rows = vec![
-        ("confirmed", s.confirmed.to_string()),
+        ("confirmed by the rules", s.confirmed.to_string()),
+        ("as recorded (no rule fact)", s.recorded.to_string()),
+        ("labels as written", s.labels.to_string()),
         ("contradicted", s.contradicted.to_string()),
         ("passage not found", s.not_found.to_string()),
         ("expected findings", s.expected.to_string()),
         ("stale expectations", s.stale.to_string()),
-        ("noted (no rule fact)", s.noted.to_string()),
+        ("noted (unchecked)", s.noted.to_string()),
     ];
     if !r.variants.is_empty() {
         rows.push((
@@ -97,6 +109,16 @@ pub fn summary_table(r: &Report) -> String {
         format!(
             "{:.1}% ({} of {} numeric statements; {} uncovered)",
             s.coverage, s.covered, s.statements, s.uncovered
+        ),
+    ));
+    if let Some(m) = r.min_coverage {
+        rows.push(("required coverage", format!("{m}%")));
+    }
+    rows.push((
+        "numbers checked",
+        format!(
+            "{} of {} written in digits in the rules sections",
+            s.numbers_checked, s.numbers
         ),
     ));
     let mut out = format!(
@@ -115,7 +137,11 @@ pub fn summary_table(r: &Report) -> String {
         out.push_str(&format!("  {k:w$}  {v}\n"));
     }
     out.push_str(if r.failed() {
-        "result: FAILED (something is contradicted, missing or invalid)\n"
+        if r.below_coverage() {
+            "result: FAILED (something is contradicted, missing or invalid, or coverage is below the required)\n"
+        } else {
+            "result: FAILED (something is contradicted, missing or invalid)\n"
+        }
     } else {
         "result: ok\n"
     });

@@ -171,7 +171,7 @@ fn joins(between: &str, left: &str, right: &str) -> bool {
     t.is_empty() || (t.chars().count() == 1 && t.chars().all(is_dash))
 }
 
-fn strip_marks(s: &str) -> String {
+pub(crate) fn strip_marks(s: &str) -> String {
     let mut out = String::new();
     let mut rest = s;
     while let Some(p) = rest.find("<|") {
@@ -335,29 +335,14 @@ pub fn read_ocr_words(src: &str, tokens: &mut [Token], rules: &[OcrWord]) {
         return;
     }
     // `word*` matches every word starting so.
-    let norm = |w: &[String]| -> Vec<(String, bool)> {
-        w.iter()
-            .flat_map(|x| {
-                let p = x.ends_with('*');
-                normalise(x.trim_end_matches('*'))
-                    .into_iter()
-                    .map(move |n| (n, p))
-            })
-            .collect()
-    };
-    let hit = |pats: &[(String, bool)], w: &str| {
-        pats.iter()
-            .any(|(p, pre)| w == p || (*pre && w.starts_with(p.as_str())))
-    };
-    type Words = Vec<(String, bool)>;
     let rules: Vec<(&OcrWord, Words, Words, Words)> = rules
         .iter()
         .map(|r| {
             (
                 r,
-                norm(&r.unless_next),
-                norm(&r.unless_after),
-                norm(&r.only_next),
+                norm_words(&r.unless_next),
+                norm_words(&r.unless_after),
+                norm_words(&r.only_next),
             )
         })
         .collect();
@@ -367,39 +352,126 @@ pub fn read_ocr_words(src: &str, tokens: &mut [Token], rules: &[OcrWord]) {
             if raw != r.text {
                 continue;
             }
-            if !r.after_char.is_empty() {
-                let prev = src[..tokens[i].start].chars().next_back();
-                if !prev.is_some_and(|c| r.after_char.contains(c)) {
-                    continue;
-                }
-            }
-            if i > 0 && hit(unless_after, &tokens[i - 1].norm) {
+            if !in_context(src, tokens, i, r, unless_next, unless_after, only_next) {
                 continue;
-            }
-            if r.before_lowercase {
-                let Some(next) = tokens.get(i + 1) else {
-                    continue;
-                };
-                let between = strip_marks(&src[tokens[i].end..next.start]);
-                let first = src[next.start..].chars().next();
-                if !between.chars().all(char::is_whitespace)
-                    || between.matches('\n').count() > 1
-                    || !first.is_some_and(char::is_lowercase)
-                    || next.num.is_some()
-                    || hit(unless_next, &next.norm)
-                    || (!only_next.is_empty() && !hit(only_next, &next.norm))
-                    || r.unless_next_ends
-                        .iter()
-                        .any(|e| next.norm.ends_with(e.as_str()))
-                {
-                    continue;
-                }
             }
             tokens[i].num = None;
             tokens[i].norm = r.reads.clone();
             break;
         }
     }
+}
+
+/// `word*` patterns of a rule, normalised (`true` for a prefix).
+type Words = Vec<(String, bool)>;
+
+fn norm_words(w: &[String]) -> Words {
+    w.iter()
+        .flat_map(|x| {
+            let p = x.ends_with('*');
+            normalise(x.trim_end_matches('*'))
+                .into_iter()
+                .map(move |n| (n, p))
+        })
+        .collect()
+}
+
+fn hit(pats: &[(String, bool)], w: &str) -> bool {
+    pats.iter()
+        .any(|(p, pre)| w == p || (*pre && w.starts_with(p.as_str())))
+}
+
+/// Whether token `i` stands where rule `r` reads a word: everything the
+/// rule asks of the context, whatever the token's own characters.
+fn in_context(
+    src: &str,
+    tokens: &[Token],
+    i: usize,
+    r: &OcrWord,
+    unless_next: &[(String, bool)],
+    unless_after: &[(String, bool)],
+    only_next: &[(String, bool)],
+) -> bool {
+    if !r.after_char.is_empty() {
+        let prev = src[..tokens[i].start].chars().next_back();
+        if !prev.is_some_and(|c| r.after_char.contains(c)) {
+            return false;
+        }
+    }
+    if i > 0 && hit(unless_after, &tokens[i - 1].norm) {
+        return false;
+    }
+    if r.before_lowercase {
+        let Some(next) = tokens.get(i + 1) else {
+            return false;
+        };
+        let between = strip_marks(&src[tokens[i].end..next.start]);
+        let first = src[next.start..].chars().next();
+        if !between.chars().all(char::is_whitespace)
+            || between.matches('\n').count() > 1
+            || !first.is_some_and(char::is_lowercase)
+            || next.num.is_some()
+            || hit(unless_next, &next.norm)
+            || (!only_next.is_empty() && !hit(only_next, &next.norm))
+            || r.unless_next_ends
+                .iter()
+                .any(|e| next.norm.ends_with(e.as_str()))
+        {
+            return false;
+        }
+    }
+    true
+}
+
+/// Digits replaced by `#`, runs of them by one.
+fn shape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            if !out.ends_with('#') {
+                out.push('#');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Numbers (other than 0 and 1) standing where a rule of `ocr_words`
+/// reads a word, written with other digits than the OCR's (`4 partida`
+/// where the OCR writes `3 partida` for `a partida`): in these books, a
+/// changed digit. Returns the token indices with the word expected.
+pub fn stray_numbers(src: &str, tokens: &[Token], rules: &[OcrWord]) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let compiled: Vec<(&OcrWord, Words, Words, Words)> = rules
+        .iter()
+        .map(|r| {
+            (
+                r,
+                norm_words(&r.unless_next),
+                norm_words(&r.unless_after),
+                norm_words(&r.only_next),
+            )
+        })
+        .collect();
+    for (i, t) in tokens.iter().enumerate() {
+        let Some(n) = t.num else { continue };
+        if n.word || n.signed || n.value.abs() < 2 {
+            continue;
+        }
+        let raw = &src[t.start..t.end];
+        for (r, unless_next, unless_after, only_next) in &compiled {
+            if raw == r.text || shape(raw) != shape(&r.text) {
+                continue;
+            }
+            if in_context(src, tokens, i, r, unless_next, unless_after, only_next) {
+                out.push((i, r.reads.clone()));
+                break;
+            }
+        }
+    }
+    out
 }
 
 /// Normalises a phrase (an anchor, a glossary word) the way the text is.
