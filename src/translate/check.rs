@@ -57,7 +57,13 @@ impl Scenario {
         if let Some(setup) = map.get_scalar("setup") {
             for stmt in setup.as_str().split(';') {
                 if let Some((lhs, rhs)) = stmt.split_once('=') {
-                    let lhs = squeeze(lhs.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join(" ").as_str());
+                    let lhs = squeeze(
+                        lhs.lines()
+                            .filter(|l| !l.trim_start().starts_with("//"))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                            .as_str(),
+                    );
                     if let Some(v) = int_of(rhs) {
                         sc.setup.insert(lhs, v);
                     }
@@ -529,6 +535,7 @@ pub fn check(
         .iter()
         .map(|t| t.num.is_some_and(|n| !n.word))
         .collect();
+    let raw_tokens = tokens.clone();
     read_ocr_words(src, &mut tokens, &i18n.file.ocr_words);
     let tokens = tokens;
     let players_default = i18n.file.players.unwrap_or(rules.max_players());
@@ -590,19 +597,30 @@ pub fn check(
         let players = claim.players.unwrap_or(players_default);
         let expect = claim.expect.as_ref().map(|e| e.as_str().to_string());
         let Some(m) = found else {
-            if let Some((ti, lit)) = label_changed(&tokens, &pats, from, &used) {
+            if let Some((ti, lit)) = label_changed(&raw_tokens, &tokens, &pats, from, &used) {
                 // The passage is there, with another number where the
-                // anchor has a literal (a label): report it at the number.
-                let t = &tokens[ti];
+                // anchor has a literal (a label), or with a number the
+                // OCR rules read as a word where the claim reads a number:
+                // report it at the number.
+                let t = &raw_tokens[ti];
                 let n = t.num.expect("a number token").value;
                 summary.contradicted += 1;
-                diags.push(
-                    Diagnostic::new(
-                        bspan(t.start, t.end),
+                let (message, label, help) = match lit {
+                    Some(lit) => (
                         format!("rulebook says {n} where the claim reads {lit}"),
-                    )
-                    .label(format!("the claim's anchor has {lit} here"))
-                    .help("correct the rulebook, or the literal number in the claim's anchor"),
+                        format!("the claim's anchor has {lit} here"),
+                        "correct the rulebook, or the literal number in the claim's anchor",
+                    ),
+                    None => (
+                        format!("rulebook has {n} where the claim reads a number, and the text reads the word `{}`", tokens[ti].norm),
+                        format!("read as `{}`", tokens[ti].norm),
+                        "correct the rulebook; the `ocr_words:` of the language file read these digits as a word here",
+                    ),
+                };
+                diags.push(
+                    Diagnostic::new(bspan(t.start, t.end), message.clone())
+                        .label(label)
+                        .help(help),
                 );
                 findings.push(Finding {
                     status: Status::Contradicted,
@@ -617,7 +635,7 @@ pub fn check(
                     base_value: None,
                     changed_by_variant: false,
                     reason: None,
-                    message: format!("the label {lit} reads {n}"),
+                    message,
                     span: Some((t.start, t.end)),
                 });
                 continue;
@@ -655,9 +673,10 @@ pub fn check(
         let pstart = tokens[m.first].start;
         let pend = tokens[m.last].end;
         let passage = excerpt(src, pstart, pend);
-        for i in m.first..=m.last {
-            used.insert(i);
-        }
+        // The numbers a claim reads are taken (each is read by one claim);
+        // a passage without `#` is taken at its first word.
+        used.insert(m.nums.first().copied().unwrap_or(m.first));
+        used.extend(m.nums.iter().copied());
         covered.extend(m.nums.iter().copied());
         covered.extend(m.lits.iter().copied());
         checked.extend(m.lits.iter().copied());
@@ -772,7 +791,9 @@ pub fn check(
                 Err(ds) => {
                     invalid += 1;
                     if substituted {
-                        let msg = ds.first().map_or("invalid reference".to_string(), |d| d.message.clone());
+                        let msg = ds
+                            .first()
+                            .map_or("invalid reference".to_string(), |d| d.message.clone());
                         diags.push(Diagnostic::new(i18n.span(i18n_file, fact), msg));
                     } else {
                         for d in ds {
@@ -847,7 +868,9 @@ pub fn check(
                         },
                     )
                 }
-                (false, Some("contradicted")) if !changed => {
+                (false, Some("contradicted"))
+                    if !changed && claim.stated.is_none_or(|st| st == n.value) =>
+                {
                     summary.expected += 1;
                     (
                         Status::Expected,
@@ -986,7 +1009,13 @@ pub fn check(
         }
     }
     let markers: Vec<usize> = (0..tokens.len())
-        .filter(|&i| digits[i] && !skipped[i] && tokens[i].num.is_some() && is_list_marker(src, &tokens[i]))
+        .filter(|&i| {
+            digits[i]
+                && !skipped[i]
+                && tokens[i].num.is_some()
+                && is_list_marker(src, &tokens[i])
+                && !after_reference(&tokens, i, &refs)
+        })
         .collect();
     // Words the OCR wrote with digits, and list items, are checked by
     // their context.
@@ -997,8 +1026,12 @@ pub fn check(
             continue;
         }
         let v = tokens[i].num.expect("a number").value;
-        let prev = k.checked_sub(1).map(|p| tokens[markers[p]].num.expect("a number").value);
-        let next = markers.get(k + 1).map(|&j| tokens[j].num.expect("a number").value);
+        let prev = k
+            .checked_sub(1)
+            .map(|p| tokens[markers[p]].num.expect("a number").value);
+        let next = markers
+            .get(k + 1)
+            .map(|&j| tokens[j].num.expect("a number").value);
         let back_ok = v == 1 || prev == Some(v - 1);
         let fwd_ok = next.is_none_or(|n| n == 1 || n == v + 1);
         if !(back_ok && fwd_ok) {
@@ -1122,18 +1155,18 @@ fn fmt_pct(p: f64) -> String {
     format!("{p}%")
 }
 
-/// When an anchor with literal numbers is not found: the passage with
-/// every literal read as `#` (not taken by an earlier claim), and the
-/// first token where the text has another number than the literal.
+/// When an anchor is not found: the passage with every literal read as
+/// `#` and the digits the OCR rules read back as words kept as numbers
+/// (not taken by an earlier claim), and the first token where the text has
+/// another number than a literal (`Some(literal)`), or digits read as a
+/// word where the claim reads a number (`None`).
 fn label_changed(
+    raw: &[Token],
     tokens: &[Token],
     pats: &[Pat],
     from: usize,
     used: &HashSet<usize>,
-) -> Option<(usize, i64)> {
-    if !pats.iter().any(|p| matches!(p, Pat::Lit(_))) {
-        return None;
-    }
+) -> Option<(usize, Option<i64>)> {
     let loose: Vec<Pat> = pats
         .iter()
         .map(|p| match p {
@@ -1141,20 +1174,21 @@ fn label_changed(
             p => p.clone(),
         })
         .collect();
-    let found = matcher::find_all(tokens, &loose, from, tokens.len());
+    let found = matcher::find_all(raw, &loose, from, raw.len());
     let m = pick(&found, used)?;
-    let mut k = 0;
-    for p in pats {
-        match p {
-            Pat::Num => k += 1,
-            Pat::Lit(v) => {
-                let ti = *m.nums.get(k)?;
-                k += 1;
-                if tokens[ti].num.is_some_and(|n| n.value.abs() != *v) {
-                    return Some((ti, *v));
-                }
+    for (k, p) in pats
+        .iter()
+        .filter(|p| !matches!(p, Pat::Word { .. }))
+        .enumerate()
+    {
+        let ti = *m.nums.get(k)?;
+        if tokens[ti].num.is_none() {
+            return Some((ti, None));
+        }
+        if let Pat::Lit(v) = p {
+            if raw[ti].num.is_some_and(|n| n.value.abs() != *v) {
+                return Some((ti, Some(*v)));
             }
-            Pat::Word { .. } => {}
         }
     }
     None
@@ -1177,7 +1211,8 @@ fn after_reference(tokens: &[Token], i: usize, refs: &[String]) -> bool {
 /// Chooses among an anchor's matches: the best one not yet used by an
 /// earlier claim (among near-equal scores, the first in the text), so that
 /// claims listed in rulebook order with the same words take successive
-/// passages.
+/// passages. A passage whose number an earlier claim read is never taken
+/// again: each number is read by one claim.
 fn pick(found: &[matcher::Match], used: &HashSet<usize>) -> Option<matcher::Match> {
     let best = found.first()?.score;
     let mut near: Vec<&matcher::Match> = found.iter().filter(|m| m.score >= best - 0.03).collect();
@@ -1190,5 +1225,4 @@ fn pick(found: &[matcher::Match], used: &HashSet<usize>) -> Option<matcher::Matc
         .find(|m| free(m))
         .map(|m| (*m).clone())
         .or_else(|| found.iter().find(|m| free(m)).cloned())
-        .or_else(|| near.first().map(|m| (*m).clone()))
 }

@@ -84,6 +84,10 @@ pub struct Claim {
     /// An expected finding: `contradicted` or `not_found`.
     #[serde(default)]
     pub expect: Option<Spanned<String>>,
+    /// With `expect: contradicted`, the number the rulebook states: any
+    /// other number is reported (the text changed).
+    #[serde(default)]
+    pub stated: Option<i64>,
     /// Why a finding is expected, or why the numbers are not rule facts.
     #[serde(default)]
     pub reason: Option<String>,
@@ -115,7 +119,11 @@ impl Claim {
 
     /// The recorded values of a note, in the order of the `#`s.
     pub fn recorded(&self) -> Vec<i64> {
-        self.value.iter().chain(self.values.iter()).copied().collect()
+        self.value
+            .iter()
+            .chain(self.values.iter())
+            .copied()
+            .collect()
     }
 }
 
@@ -182,6 +190,15 @@ pub fn read(path: &Path, name: &str, diags: &mut Diagnostics) -> Result<I18n, St
                 );
             }
         }
+        if c.stated.is_some() && c.expect.as_ref().map(|e| e.as_str()) != Some("contradicted") {
+            diags.push(
+                Diagnostic::new(
+                    i.span(file, &c.at),
+                    "`stated:` is for an expected contradiction",
+                )
+                .help("add `expect: contradicted` and a `reason:`, or remove `stated:`"),
+            );
+        }
         if !c.recorded().is_empty() && c.note.is_none() {
             diags.push(
                 Diagnostic::new(i.span(file, &c.at), "recorded values need a `note:`")
@@ -190,8 +207,11 @@ pub fn read(path: &Path, name: &str, diags: &mut Diagnostics) -> Result<I18n, St
         }
         if !c.recorded().is_empty() && !c.facts().is_empty() {
             diags.push(
-                Diagnostic::new(i.span(file, &c.at), "a claim has either rule facts or recorded values")
-                    .help("keep `ref:`/`refs:` (checked against the rules), or `note:` with `values:`"),
+                Diagnostic::new(
+                    i.span(file, &c.at),
+                    "a claim has either rule facts or recorded values",
+                )
+                .help("keep `ref:`/`refs:` (checked against the rules), or `note:` with `values:`"),
             );
         }
         let holes = crate::translate::matcher::compile(c.at.as_str())

@@ -164,6 +164,8 @@ pub struct CompareRow {
     pub differs: bool,
     /// The languages whose every statement agrees with the rules.
     pub agrees: Vec<String>,
+    /// Per language, the reason recorded for an expected disagreement.
+    pub reasons: BTreeMap<String, String>,
 }
 
 /// The comparison of several reports.
@@ -183,6 +185,8 @@ type PerBook = BTreeMap<String, Vec<(usize, i64)>>;
 /// Lines up the facts of several reports.
 pub fn compare(reports: &[Report]) -> Comparison {
     let mut facts: BTreeMap<(String, usize), (i64, PerBook)> = BTreeMap::new();
+    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    let mut why: BTreeMap<(String, String), String> = BTreeMap::new();
     for r in reports {
         for f in &r.findings {
             let (Some(rf), Some(tv), Some(rv), Some(p)) =
@@ -190,9 +194,14 @@ pub fn compare(reports: &[Report]) -> Comparison {
             else {
                 continue;
             };
-            let e = facts
-                .entry((rf.split_whitespace().collect::<String>(), p))
-                .or_insert((rv, BTreeMap::new()));
+            let key = rf.split_whitespace().collect::<String>();
+            names.entry(key.clone()).or_insert_with(|| rf.clone());
+            if f.status == Status::Expected {
+                if let Some(reason) = &f.reason {
+                    why.insert((key.clone(), r.lang.clone()), reason.clone());
+                }
+            }
+            let e = facts.entry((key, p)).or_insert((rv, BTreeMap::new()));
             e.1.entry(r.lang.clone()).or_default().push((f.line, tv));
         }
     }
@@ -221,8 +230,16 @@ pub fn compare(reports: &[Report]) -> Comparison {
             .filter(|(_, v)| agree_rules(v))
             .map(|(l, _)| l.clone())
             .collect();
+        let reasons = books
+            .keys()
+            .filter_map(|l| {
+                why.get(&(rf.clone(), l.clone()))
+                    .map(|w| (l.clone(), w.clone()))
+            })
+            .collect();
         rows.push(CompareRow {
-            reference: rf,
+            reference: names.get(&rf).cloned().unwrap_or(rf),
+            reasons,
             players,
             rules,
             books,
@@ -259,9 +276,11 @@ pub fn render_comparison(c: &Comparison, names: &BTreeMap<String, String>) -> St
                 .map(|(l, v)| format!("{name}:{l}: {v}"))
                 .collect();
             let verdict = if r.agrees.contains(lang) {
-                "agrees with the rules"
+                "agrees with the rules".to_string()
+            } else if let Some(w) = r.reasons.get(lang) {
+                format!("differs from the rules (expected: {w})")
             } else {
-                "differs from the rules"
+                "differs from the rules".to_string()
             };
             out.push_str(&format!("  {lang}: {}  — {verdict}\n", shown.join(", ")));
         }

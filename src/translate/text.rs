@@ -438,7 +438,7 @@ fn shape(s: &str) -> String {
     out
 }
 
-/// Numbers (other than 0 and 1) standing where a rule of `ocr_words`
+/// Numbers (other than 1) standing where a rule of `ocr_words`
 /// reads a word, written with other digits than the OCR's (`4 partida`
 /// where the OCR writes `3 partida` for `a partida`): in these books, a
 /// changed digit. Returns the token indices with the word expected.
@@ -457,7 +457,7 @@ pub fn stray_numbers(src: &str, tokens: &[Token], rules: &[OcrWord]) -> Vec<(usi
         .collect();
     for (i, t) in tokens.iter().enumerate() {
         let Some(n) = t.num else { continue };
-        if n.word || n.signed || n.value.abs() < 2 {
+        if n.word || n.signed || n.value.abs() == 1 {
             continue;
         }
         let raw = &src[t.start..t.end];
@@ -493,6 +493,37 @@ mod tests {
 
     fn norms(s: &str) -> Vec<String> {
         normalise(s)
+    }
+
+    #[test]
+    fn changed_digits_where_the_ocr_writes_a_word() {
+        let rule = OcrWord {
+            text: "3".into(),
+            reads: "a".into(),
+            before_lowercase: true,
+            unless_next_ends: vec!["s".into()],
+            ..OcrWord::default()
+        };
+        let rules = [rule];
+        let src = "vence 3 partida; vence 4 partida; custa 4 milhos; custa 1 milho";
+        let mut t = tokenize(src, &HashMap::new());
+        read_ocr_words(src, &mut t, &rules);
+        let stray: Vec<&str> = stray_numbers(src, &t, &rules)
+            .iter()
+            .map(|(i, w)| {
+                assert_eq!(w, "a");
+                &src[t[*i].start..t[*i].end]
+            })
+            .collect();
+        // The OCR's `3` is read back; a `4` in its place is reported; a
+        // count before a plural, and the count 1, are not.
+        assert_eq!(stray, ["4"]);
+        assert_eq!(t[1].num, None);
+        let at = src.find("vence 4").unwrap() + 6;
+        assert_eq!(
+            t.iter().position(|x| x.start == at),
+            Some(stray_numbers(src, &t, &rules)[0].0)
+        );
     }
 
     #[test]
