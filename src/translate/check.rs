@@ -670,6 +670,39 @@ pub fn check(
             });
             continue;
         };
+        if let Some(ti) = earlier_read_back(&raw_tokens, &tokens, &pats, from, &used, &m) {
+            // The same words earlier in the text, with digits the OCR rules
+            // read as a word where the claim reads a number: the claim took
+            // a later passage, this one has changed.
+            let t = &raw_tokens[ti];
+            let n = t.num.expect("a number token").value;
+            summary.contradicted += 1;
+            let message = format!(
+                "rulebook has {n} where the claim reads a number, and the text reads the word `{}`",
+                tokens[ti].norm
+            );
+            diags.push(
+                Diagnostic::new(bspan(t.start, t.end), message.clone())
+                    .label(format!("read as `{}`", tokens[ti].norm))
+                    .help("correct the rulebook; the `ocr_words:` of the language file read these digits as a word here"),
+            );
+            findings.push(Finding {
+                status: Status::Contradicted,
+                line: line_of(src, t.start),
+                column: col_of(src, t.start),
+                passage: excerpt(src, t.start, t.end),
+                anchor: Some(claim.at.as_str().to_string()),
+                reference: None,
+                players: None,
+                text_value: Some(n),
+                rule_value: None,
+                base_value: None,
+                changed_by_variant: false,
+                reason: None,
+                message,
+                span: Some((t.start, t.end)),
+            });
+        }
         let pstart = tokens[m.first].start;
         let pend = tokens[m.last].end;
         let passage = excerpt(src, pstart, pend);
@@ -1192,6 +1225,29 @@ fn label_changed(
         }
     }
     None
+}
+
+/// A passage before `m` with the claim's words, not taken by an earlier
+/// claim, that scores as well as `m` once the digits the OCR rules read as
+/// words are numbers again, with such digits where the claim reads a
+/// number: returns that token.
+fn earlier_read_back(
+    raw: &[Token],
+    tokens: &[Token],
+    pats: &[Pat],
+    from: usize,
+    used: &HashSet<usize>,
+    m: &matcher::Match,
+) -> Option<usize> {
+    if !pats.iter().any(|p| matches!(p, Pat::Num)) || from >= m.first {
+        return None;
+    }
+    let found = matcher::find_all(raw, pats, from, m.first);
+    found
+        .iter()
+        .filter(|r| r.score >= m.score - 0.03 && r.last < m.first)
+        .filter(|r| !r.nums.first().is_some_and(|k| used.contains(k)))
+        .find_map(|r| r.nums.iter().copied().find(|&i| tokens[i].num.is_none()))
 }
 
 /// `1.` or `2)` opening a line: an item number of a list.
