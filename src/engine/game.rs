@@ -260,81 +260,26 @@ impl Game {
         }
         for (arm, value) in options {
             let name = self.option_name(arm, value);
-            let mut next = self.state.clone();
-            vm::resume(&mut next, arm, value);
-            match vm::run(&self.rules, &mut next).map_err(ApplyError::Runtime)? {
-                Exit::Failed(m) => {
-                    let (reason, span) = self.rules.messages[m as usize].clone();
-                    refused.push(Refused { name, reason, span });
-                }
-                Exit::Decide => match self.dead_end(&next, LOOKAHEAD)? {
-                    Some((reason, span)) => refused.push(Refused { name, reason, span }),
-                    None => legal.push((Decision { name, arm, value }, next)),
-                },
-                _ => legal.push((Decision { name, arm, value }, next)),
+            // The option is tried in place and undone; only the state of a
+            // legal option is kept.
+            let mark = self.state.begin_try();
+            vm::resume(&mut self.state, arm, value);
+            let verdict = match vm::run(&self.rules, &mut self.state) {
+                Ok(Exit::Failed(m)) => Ok(Some(self.rules.messages[m as usize].clone())),
+                Ok(Exit::Decide) => dead_end(&self.rules, &mut self.state, LOOKAHEAD),
+                Ok(_) => Ok(None),
+                Err(e) => Err(ApplyError::Runtime(e)),
+            };
+            let next = matches!(verdict, Ok(None)).then(|| self.state.snapshot());
+            self.state.end_try(mark);
+            match (verdict?, next) {
+                (None, Some(next)) => legal.push((Decision { name, arm, value }, next)),
+                (Some((reason, span)), _) => refused.push(Refused { name, reason, span }),
+                (None, None) => unreachable!("a legal option keeps its state"),
             }
         }
         self.pending = Some(Pending { legal, refused });
         Ok(())
-    }
-
-    /// Why every way on from `st` (a state waiting for a decision) breaks a
-    /// requirement, or `None` if one way on is sound. Looks ahead through
-    /// the same player's decisions, `depth` levels at most.
-    fn dead_end(&self, st: &State, depth: usize) -> Result<Option<(String, Span)>, ApplyError> {
-        let options = &st.vm.options;
-        let mut reasons: Vec<Option<(String, Span)>> = vec![None; options.len()];
-        for i in self.search_order(st) {
-            let (arm, value) = options[i];
-            let mut next = st.clone();
-            vm::resume(&mut next, arm, value);
-            match vm::run(&self.rules, &mut next).map_err(ApplyError::Runtime)? {
-                Exit::Failed(m) => reasons[i] = Some(self.rules.messages[m as usize].clone()),
-                Exit::Over => return Ok(None),
-                Exit::Decide => {
-                    let same = next.status_player() == st.status_player();
-                    if next.vm.options.is_empty() {
-                        continue;
-                    }
-                    if depth == 0 || !same {
-                        return Ok(None);
-                    }
-                    match self.dead_end(&next, depth - 1)? {
-                        None => return Ok(None),
-                        Some(r) => reasons[i] = Some(r),
-                    }
-                }
-            }
-        }
-        // Every way on fails: the reason given is the one of the last
-        // option, whatever order the search took.
-        let first_reason = reasons.into_iter().rev().flatten().next();
-        let span = match st.status {
-            Status::Waiting { choice, .. } => self.rules.choices[choice as usize].span,
-            _ => Span::default(),
-        };
-        Ok(Some(first_reason.unwrap_or_else(|| {
-            ("it leads to a choice with no option".into(), span)
-        })))
-    }
-
-    /// The order in which the look-ahead tries the options of `st`: the
-    /// quick ones first (a `pass`, a `done`), then the others, later arms
-    /// first (often the ones that end a sequence). Only the time the
-    /// look-ahead takes depends on it, never its answer.
-    fn search_order(&self, st: &State) -> Vec<usize> {
-        let Status::Waiting { choice, .. } = st.status else {
-            return Vec::new();
-        };
-        let arms = &self.rules.choices[choice as usize].arms;
-        let quick = |i: &usize| {
-            let arm = st.vm.options[*i].0 as usize;
-            arms.get(arm).is_some_and(|a| a.quick)
-        };
-        let n = st.vm.options.len();
-        let mut order: Vec<usize> = (0..n).rev().filter(quick).collect();
-        order.extend((0..n).rev().filter(|i| !quick(i)));
-        order
     }
 
     /// The legal decisions at the current choice point (empty when over).
@@ -467,4 +412,77 @@ impl Game {
     pub fn display(&self, ty: &Ty, v: i64) -> String {
         self.rules.display(ty, v, self.state.nplayers)
     }
+}
+
+/// Why every way on from `st` (a state waiting for a decision) breaks a
+/// requirement, or `None` if one way on is sound. Looks ahead through the
+/// same player's decisions, `depth` levels at most. Each way is tried in
+/// place and undone: `st` is as it was when this returns.
+fn dead_end(
+    rules: &Ruleset,
+    st: &mut State,
+    depth: usize,
+) -> Result<Option<(String, Span)>, ApplyError> {
+    let options = st.vm.options.clone();
+    let me = st.status_player();
+    let mut reasons: Vec<Option<(String, Span)>> = vec![None; options.len()];
+    for i in search_order(rules, st) {
+        let (arm, value) = options[i];
+        let mark = st.begin_try();
+        vm::resume(st, arm, value);
+        let found = try_way(rules, st, me, depth);
+        st.end_try(mark);
+        match found? {
+            None => return Ok(None),
+            Some(r) => reasons[i] = r,
+        }
+    }
+    // Every way on fails: the reason given is the one of the last option,
+    // whatever order the search took.
+    let first_reason = reasons.into_iter().rev().flatten().next();
+    let span = match st.status {
+        Status::Waiting { choice, .. } => rules.choices[choice as usize].span,
+        _ => Span::default(),
+    };
+    Ok(Some(first_reason.unwrap_or_else(|| {
+        ("it leads to a choice with no option".into(), span)
+    })))
+}
+
+/// Runs one way on (an option just resumed in `st`): `None` when it is
+/// sound, else the refusal it met, if any.
+#[allow(clippy::type_complexity)]
+fn try_way(
+    rules: &Ruleset,
+    st: &mut State,
+    me: Option<usize>,
+    depth: usize,
+) -> Result<Option<Option<(String, Span)>>, ApplyError> {
+    match vm::run(rules, st).map_err(ApplyError::Runtime)? {
+        Exit::Failed(m) => Ok(Some(Some(rules.messages[m as usize].clone()))),
+        Exit::Decide if st.vm.options.is_empty() => Ok(Some(None)),
+        Exit::Decide if depth > 0 && st.status_player() == me => {
+            Ok(dead_end(rules, st, depth - 1)?.map(Some))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The order in which the look-ahead tries the options of `st`: the quick
+/// ones first (a `pass`, a `done`), then the others, later arms first
+/// (often the ones that end a sequence). Only the time the look-ahead
+/// takes depends on it, never its answer.
+fn search_order(rules: &Ruleset, st: &State) -> Vec<usize> {
+    let Status::Waiting { choice, .. } = st.status else {
+        return Vec::new();
+    };
+    let arms = &rules.choices[choice as usize].arms;
+    let quick = |i: &usize| {
+        let arm = st.vm.options[*i].0 as usize;
+        arms.get(arm).is_some_and(|a| a.quick)
+    };
+    let n = st.vm.options.len();
+    let mut order: Vec<usize> = (0..n).rev().filter(quick).collect();
+    order.extend((0..n).rev().filter(|i| !quick(i)));
+    order
 }

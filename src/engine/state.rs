@@ -97,6 +97,21 @@ pub struct State {
     pub vm: Vm,
     /// Where the program stands.
     pub status: Status,
+    /// While an option is being tried: the old value of every word written
+    /// since, so that the try can be undone (see [`State::begin_try`]).
+    pub trail: Vec<(u32, i64)>,
+    /// Whether writes are being recorded in `trail`.
+    pub recording: bool,
+}
+
+/// What [`State::begin_try`] saved: everything a try may change besides
+/// the words, which the trail restores.
+pub struct TryMark {
+    vm: Vm,
+    rng: Pcg64,
+    status: Status,
+    trail: usize,
+    recording: bool,
 }
 
 impl State {
@@ -116,6 +131,57 @@ impl State {
             nplayers,
             vm: Vm::default(),
             status: Status::Running,
+            trail: Vec::new(),
+            recording: false,
+        }
+    }
+
+    /// Starts trying an option in place: from now on every write is
+    /// recorded, so [`State::end_try`] can put the state back as it is.
+    pub fn begin_try(&mut self) -> TryMark {
+        let mark = TryMark {
+            vm: self.vm.clone(),
+            rng: self.rng.clone(),
+            status: self.status.clone(),
+            trail: self.trail.len(),
+            recording: self.recording,
+        };
+        self.recording = true;
+        mark
+    }
+
+    /// Undoes everything since the matching [`State::begin_try`].
+    pub fn end_try(&mut self, mark: TryMark) {
+        while self.trail.len() > mark.trail {
+            let (i, old) = self.trail.pop().expect("trail entry");
+            self.words[i as usize] = old;
+        }
+        self.vm = mark.vm;
+        self.rng = mark.rng;
+        self.status = mark.status;
+        self.recording = mark.recording;
+    }
+
+    /// A copy of the state as it stands, without any try in progress.
+    pub fn snapshot(&self) -> State {
+        State {
+            words: self.words.clone(),
+            rng: self.rng.clone(),
+            nplayers: self.nplayers,
+            vm: self.vm.clone(),
+            status: self.status.clone(),
+            trail: Vec::new(),
+            recording: false,
+        }
+    }
+
+    /// Records the words `lo..hi` before they are written, when trying.
+    #[inline]
+    pub fn touch(&mut self, lo: usize, hi: usize) {
+        if self.recording {
+            for i in lo..hi {
+                self.trail.push((i as u32, self.words[i]));
+            }
         }
     }
 

@@ -200,6 +200,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let val = st.vm.stack.pop().expect("value");
                 let vd = &rules.vars[*v as usize];
                 let off = var_offset(rules, st, *v).map_err(|m| err(span!(), m))?;
+                st.touch(off, off + vd.elem_words);
                 match val {
                     Value::I(x) => st.words[off] = x,
                     Value::S(bits) => {
@@ -215,6 +216,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::AddVar(v) => {
                 let x = st.vm.stack.pop().map_or(0, |v| v.int());
                 let off = var_offset(rules, st, *v).map_err(|m| err(span!(), m))?;
+                st.touch(off, off + 1);
                 st.words[off] = st.words[off].saturating_add(x);
             }
             Op::Field(k, f) => {
@@ -465,6 +467,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     ));
                 }
                 let (a, b) = (vd.offset + a as usize, vd.offset + b as usize);
+                st.touch(a, b + 1);
                 st.words[a..=b].rotate_right(1);
             }
             Op::Builtin(b, argc) => {
@@ -727,6 +730,9 @@ fn list_op(
     span: Span,
 ) -> Result<(), RuntimeError> {
     let len = st.words[off] as usize;
+    if !matches!(op, Op::ListLen(_) | Op::ListIn(_) | Op::ListSet(_)) {
+        st.touch(off, off + 1 + cap);
+    }
     match op {
         Op::ListLen(_) => st.vm.stack.push(Value::I(len as i64)),
         Op::ListIn(_) => {
