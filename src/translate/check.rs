@@ -1031,7 +1031,8 @@ pub fn check(
     // a digit where the grammar wants a word the OCR writes with digits,
     // a list item out of sequence.
     let mut odd: Vec<(usize, String, String)> = Vec::new();
-    for (i, word) in stray_numbers(src, &tokens, &i18n.file.ocr_words) {
+    let complete = i18n.file.min_coverage.is_some_and(|m| m >= 100.0);
+    for (i, word) in stray_numbers(src, &tokens, &i18n.file.ocr_words, complete) {
         if !covered.contains(&i) && !skipped[i] {
             let n = tokens[i].num.expect("a number").value;
             odd.push((

@@ -438,11 +438,19 @@ fn shape(s: &str) -> String {
     out
 }
 
-/// Numbers (other than 1) standing where a rule of `ocr_words`
-/// reads a word, written with other digits than the OCR's (`4 partida`
-/// where the OCR writes `3 partida` for `a partida`): in these books, a
-/// changed digit. Returns the token indices with the word expected.
-pub fn stray_numbers(src: &str, tokens: &[Token], rules: &[OcrWord]) -> Vec<(usize, String)> {
+/// Numbers standing where a rule of `ocr_words` reads a word, written
+/// with other digits than the OCR's (`4 partida` where the OCR writes `3
+/// partida` for `a partida`): in these books, a changed digit. The count 1
+/// comes before a singular noun as the article does (`1 milho`), so it is
+/// reported only with `with_one` (when every number of the book is
+/// claimed, an unclaimed one is new). Returns the token indices with the
+/// word expected.
+pub fn stray_numbers(
+    src: &str,
+    tokens: &[Token],
+    rules: &[OcrWord],
+    with_one: bool,
+) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let compiled: Vec<(&OcrWord, Words, Words, Words)> = rules
         .iter()
@@ -457,7 +465,7 @@ pub fn stray_numbers(src: &str, tokens: &[Token], rules: &[OcrWord]) -> Vec<(usi
         .collect();
     for (i, t) in tokens.iter().enumerate() {
         let Some(n) = t.num else { continue };
-        if n.word || n.signed || n.value.abs() == 1 {
+        if n.word || n.signed || (n.value.abs() == 1 && !with_one) {
             continue;
         }
         let raw = &src[t.start..t.end];
@@ -508,7 +516,7 @@ mod tests {
         let src = "vence 3 partida; vence 4 partida; custa 4 milhos; custa 1 milho";
         let mut t = tokenize(src, &HashMap::new());
         read_ocr_words(src, &mut t, &rules);
-        let stray: Vec<&str> = stray_numbers(src, &t, &rules)
+        let stray: Vec<&str> = stray_numbers(src, &t, &rules, false)
             .iter()
             .map(|(i, w)| {
                 assert_eq!(w, "a");
@@ -522,8 +530,10 @@ mod tests {
         let at = src.find("vence 4").unwrap() + 6;
         assert_eq!(
             t.iter().position(|x| x.start == at),
-            Some(stray_numbers(src, &t, &rules)[0].0)
+            Some(stray_numbers(src, &t, &rules, false)[0].0)
         );
+        // With `with_one`, the count 1 in the article's place too.
+        assert_eq!(stray_numbers(src, &t, &rules, true).len(), 2);
     }
 
     #[test]
