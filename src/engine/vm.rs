@@ -831,19 +831,10 @@ fn binary(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, RuntimeErr
         });
     }
     let (x, y) = (a.int(), b.int());
+    if let Some(r) = int_binary(op, x, y) {
+        return Ok(Value::I(r));
+    }
     let r = match op {
-        Or => ((x != 0) || (y != 0)) as i64,
-        And => ((x != 0) && (y != 0)) as i64,
-        Eq => (x == y) as i64,
-        Ne => (x != y) as i64,
-        Lt => (x < y) as i64,
-        Le => (x <= y) as i64,
-        Gt => (x > y) as i64,
-        Ge => (x >= y) as i64,
-        In => 0,
-        Add => x.saturating_add(y),
-        Sub => x.saturating_sub(y),
-        Mul => x.saturating_mul(y),
         Div => {
             if y == 0 {
                 return Err(err(span, "division by zero"));
@@ -856,6 +847,8 @@ fn binary(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, RuntimeErr
             }
             x.wrapping_sub(floor_div(x, y).wrapping_mul(y))
         }
+        // `in` with an integer on the right (int_binary did the rest).
+        _ => 0,
     };
     Ok(Value::I(r))
 }
