@@ -441,6 +441,33 @@ pub struct Book<'a> {
     pub text: &'a str,
 }
 
+/// A contradicted finding for the number `n` the text states at
+/// `start..end` where the claim anchored at `anchor` reads no such number.
+fn stray_number(
+    src: &str,
+    (start, end): (usize, usize),
+    anchor: &str,
+    n: i64,
+    message: String,
+) -> Finding {
+    Finding {
+        status: Status::Contradicted,
+        line: line_of(src, start),
+        column: col_of(src, start),
+        passage: excerpt(src, start, end),
+        anchor: Some(anchor.to_string()),
+        reference: None,
+        players: None,
+        text_value: Some(n),
+        rule_value: None,
+        base_value: None,
+        changed_by_variant: false,
+        reason: None,
+        message,
+        span: Some((start, end)),
+    }
+}
+
 fn excerpt(src: &str, a: usize, b: usize) -> String {
     let s: String = src[a..b].split_whitespace().collect::<Vec<_>>().join(" ");
     if s.chars().count() > 80 {
@@ -622,22 +649,13 @@ pub fn check(
                         .label(label)
                         .help(help),
                 );
-                findings.push(Finding {
-                    status: Status::Contradicted,
-                    line: line_of(src, t.start),
-                    column: col_of(src, t.start),
-                    passage: excerpt(src, t.start, t.end),
-                    anchor: Some(claim.at.as_str().to_string()),
-                    reference: None,
-                    players: None,
-                    text_value: Some(n),
-                    rule_value: None,
-                    base_value: None,
-                    changed_by_variant: false,
-                    reason: None,
+                findings.push(stray_number(
+                    src,
+                    (t.start, t.end),
+                    claim.at.as_str(),
+                    n,
                     message,
-                    span: Some((t.start, t.end)),
-                });
+                ));
                 continue;
             }
             let (status, message) = if expect.as_deref() == Some("not_found") {
@@ -686,22 +704,13 @@ pub fn check(
                     .label(format!("read as `{}`", tokens[ti].norm))
                     .help("correct the rulebook; the `ocr_words:` of the language file read these digits as a word here"),
             );
-            findings.push(Finding {
-                status: Status::Contradicted,
-                line: line_of(src, t.start),
-                column: col_of(src, t.start),
-                passage: excerpt(src, t.start, t.end),
-                anchor: Some(claim.at.as_str().to_string()),
-                reference: None,
-                players: None,
-                text_value: Some(n),
-                rule_value: None,
-                base_value: None,
-                changed_by_variant: false,
-                reason: None,
+            findings.push(stray_number(
+                src,
+                (t.start, t.end),
+                claim.at.as_str(),
+                n,
                 message,
-                span: Some((t.start, t.end)),
-            });
+            ));
         }
         let pstart = tokens[m.first].start;
         let pend = tokens[m.last].end;

@@ -329,13 +329,10 @@ pub struct OcrWord {
     pub unless_after: Vec<String>,
 }
 
-/// Reads back the short words the OCR turned into digits (see [`OcrWord`]).
-pub fn read_ocr_words(src: &str, tokens: &mut [Token], rules: &[OcrWord]) {
-    if rules.is_empty() {
-        return;
-    }
-    // `word*` matches every word starting so.
-    let rules: Vec<(&OcrWord, Words, Words, Words)> = rules
+/// Each OCR word with its word lists normalised: `unless_next`,
+/// `unless_after`, `only_next` (`word*` matches every word starting so).
+fn compile_ocr_words(rules: &[OcrWord]) -> Vec<(&OcrWord, Words, Words, Words)> {
+    rules
         .iter()
         .map(|r| {
             (
@@ -345,7 +342,15 @@ pub fn read_ocr_words(src: &str, tokens: &mut [Token], rules: &[OcrWord]) {
                 norm_words(&r.only_next),
             )
         })
-        .collect();
+        .collect()
+}
+
+/// Reads back the short words the OCR turned into digits (see [`OcrWord`]).
+pub fn read_ocr_words(src: &str, tokens: &mut [Token], rules: &[OcrWord]) {
+    if rules.is_empty() {
+        return;
+    }
+    let rules = compile_ocr_words(rules);
     for i in 0..tokens.len() {
         let raw = &src[tokens[i].start..tokens[i].end];
         for (r, unless_next, unless_after, only_next) in &rules {
@@ -452,17 +457,7 @@ pub fn stray_numbers(
     with_one: bool,
 ) -> Vec<(usize, String)> {
     let mut out = Vec::new();
-    let compiled: Vec<(&OcrWord, Words, Words, Words)> = rules
-        .iter()
-        .map(|r| {
-            (
-                r,
-                norm_words(&r.unless_next),
-                norm_words(&r.unless_after),
-                norm_words(&r.only_next),
-            )
-        })
-        .collect();
+    let compiled = compile_ocr_words(rules);
     for (i, t) in tokens.iter().enumerate() {
         let Some(n) = t.num else { continue };
         if n.word || n.signed || (n.value.abs() == 1 && !with_one) {
