@@ -441,6 +441,36 @@ pub struct Book<'a> {
     pub text: &'a str,
 }
 
+/// A finding for the number token `i`, with the words around it as the
+/// passage (no claim reads it).
+fn token_finding(
+    src: &str,
+    tokens: &[Token],
+    i: usize,
+    status: Status,
+    message: String,
+) -> Finding {
+    let t = &tokens[i];
+    let lo = i.saturating_sub(NEAR);
+    let hi = (i + NEAR).min(tokens.len() - 1);
+    Finding {
+        status,
+        line: line_of(src, t.start),
+        column: col_of(src, t.start),
+        passage: excerpt(src, tokens[lo].start, tokens[hi].end),
+        anchor: None,
+        reference: None,
+        players: None,
+        text_value: t.num.map(|n| n.value),
+        rule_value: None,
+        base_value: None,
+        changed_by_variant: false,
+        reason: None,
+        message,
+        span: Some((t.start, t.end)),
+    }
+}
+
 /// A contradicted finding for the number `n` the text states at
 /// `start..end` where the claim anchored at `anchor` reads no such number.
 fn stray_number(
@@ -1011,25 +1041,13 @@ pub fn check(
             continue;
         }
         summary.uncovered += 1;
-        let t = &tokens[i];
-        let lo = i.saturating_sub(NEAR);
-        let hi = (i + NEAR).min(tokens.len() - 1);
-        findings.push(Finding {
-            status: Status::Uncovered,
-            line: line_of(src, t.start),
-            column: col_of(src, t.start),
-            passage: excerpt(src, tokens[lo].start, tokens[hi].end),
-            anchor: None,
-            reference: None,
-            players: None,
-            text_value: t.num.map(|n| n.value),
-            rule_value: None,
-            base_value: None,
-            changed_by_variant: false,
-            reason: None,
-            message: "numeric statement no claim covers".into(),
-            span: Some((t.start, t.end)),
-        });
+        findings.push(token_finding(
+            src,
+            &tokens,
+            i,
+            Status::Uncovered,
+            "numeric statement no claim covers".into(),
+        ));
     }
     summary.coverage = if summary.statements == 0 {
         100.0
@@ -1094,26 +1112,13 @@ pub fn check(
                 .label("this number")
                 .help(help),
         );
-        findings.push(Finding {
-            status: Status::Contradicted,
-            line: line_of(src, t.start),
-            column: col_of(src, t.start),
-            passage: excerpt(
-                src,
-                tokens[i.saturating_sub(NEAR)].start,
-                tokens[(i + NEAR).min(tokens.len() - 1)].end,
-            ),
-            anchor: None,
-            reference: None,
-            players: None,
-            text_value: t.num.map(|n| n.value),
-            rule_value: None,
-            base_value: None,
-            changed_by_variant: false,
-            reason: None,
+        findings.push(token_finding(
+            src,
+            &tokens,
+            i,
+            Status::Contradicted,
             message,
-            span: Some((t.start, t.end)),
-        });
+        ));
     }
 
     // Every number written in digits in the rules sections.
