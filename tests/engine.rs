@@ -196,3 +196,66 @@ fn grids_give_neighbours_regions_and_components() {
         assert_eq!(v.int(), want, "{src}");
     }
 }
+
+fn nim_variant(v: &str, check_legal: bool) -> Arc<tabula::model::Ruleset> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim");
+    let mut rules = tabula::model::load(&dir, &[v.to_string()]).expect("variant loads");
+    rules.check_legal = check_legal;
+    Arc::new(rules)
+}
+
+/// Takes 3 four times and 2 once: one counter is left.
+fn down_to_one(g: &mut Game) {
+    for d in ["3", "3", "3", "3", "2"] {
+        g.apply_named(d).unwrap();
+    }
+}
+
+#[test]
+fn legal_ends_the_look_ahead_and_refusals_before_it_keep_their_reasons() {
+    for check in [false, true] {
+        let mut g = Game::new(nim_variant("legal", check), 2, 0).unwrap();
+        down_to_one(&mut g);
+        let names: Vec<String> = g.legal().unwrap().into_iter().map(|d| d.name).collect();
+        assert_eq!(names, ["1"]);
+        let refused = g.refused().unwrap();
+        assert_eq!(refused.len(), 2);
+        assert!(refused
+            .iter()
+            .all(|r| r.reason == "not that many counters left"));
+        g.apply_named("1").unwrap();
+        assert!(g.is_over());
+        assert_eq!(g.outcome().unwrap().unwrap().winners, vec![1]);
+    }
+}
+
+#[test]
+fn a_legal_before_a_requirement_is_caught_when_checked_and_when_played() {
+    // Checked: the options are also run in full, and the difference is
+    // reported at the `legal;`.
+    let mut g = Game::new(nim_variant("false-legal", true), 2, 0).unwrap();
+    down_to_one(&mut g);
+    let e = g.legal().unwrap_err();
+    let tabula::engine::ApplyError::Runtime(r) = e else {
+        panic!("expected a rules error, got {e}");
+    };
+    assert!(
+        r.message.contains("`legal;` declared the option `2` legal")
+            && r.message.contains("not that many counters left"),
+        "{}",
+        r.message
+    );
+    let report = g.report(&r);
+    assert!(report.contains("false-legal.rules:9:9"), "{report}");
+    // Unchecked: the false option is offered, and applying it reports the
+    // broken promise and leaves the state as it was.
+    let mut g = Game::new(nim_variant("false-legal", false), 2, 0).unwrap();
+    down_to_one(&mut g);
+    assert_eq!(g.legal().unwrap().len(), 3);
+    let before = g.state().hash();
+    let e = g.apply_named("3").unwrap_err();
+    assert!(e.to_string().contains("`legal;` declared the option `3` legal, but it is refused: not that many counters left"), "{e}");
+    assert_eq!(g.state().hash(), before);
+    g.apply_named("1").unwrap();
+    assert!(g.is_over());
+}

@@ -121,3 +121,33 @@ fn same_seed_same_decisions_same_game() {
         assert_eq!(g.state().hash(), a.1);
     }
 }
+
+/// Plays random games with every option also run in full at every
+/// decision: each `legal;` the rules reach must tell the truth.
+fn legal_statements_hold(dir: &str, variants: &[&str], games: u64) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let variants: Vec<String> = variants.iter().map(|v| v.to_string()).collect();
+    let mut rules = tabula::model::load(&dir, &variants).expect("ruleset loads");
+    rules.check_legal = true;
+    let rules = Arc::new(rules);
+    for players in rules.min_players..=rules.max_players {
+        (0..games).into_par_iter().for_each(|i| {
+            play(&rules, &[], players, 7000 + 100 * players as u64 + i);
+        });
+    }
+}
+
+#[test]
+fn legal_statements_hold_in_random_tzolkin_games() {
+    legal_statements_hold("rules/tzolkin", &[], 40);
+}
+
+#[test]
+fn legal_statements_hold_in_random_tigris_euphrates_games() {
+    legal_statements_hold("rules/tigris-euphrates", &[], 10);
+    legal_statements_hold(
+        "rules/tigris-euphrates",
+        &["advanced", "english", "wonder"],
+        10,
+    );
+}

@@ -1,11 +1,49 @@
 //! `tabula check`: load a ruleset and summarise it.
 
-use super::{load_rules, CmdResult, RulesetArgs};
+use std::sync::Arc;
+
+use super::{load_rules, CmdResult, Failed, RulesetArgs};
 use crate::model::ruleset::{Data, Ruleset, Ty};
+
+/// Random games per player count that `check --check-legal` plays.
+const LEGAL_CHECK_GAMES: u64 = 10;
 
 pub(super) fn run(args: &RulesetArgs) -> CmdResult {
     let rules = load_rules(args)?;
     print!("{}", summary(&rules, &args.ruleset));
+    if args.check_legal {
+        check_legal(&rules)?;
+    }
+    Ok(())
+}
+
+/// Plays random games at every player count with every `legal;` checked.
+fn check_legal(rules: &Arc<Ruleset>) -> CmdResult {
+    let mut decisions = 0;
+    for players in rules.min_players..=rules.max_players {
+        for seed in 0..LEGAL_CHECK_GAMES {
+            let mut agents: Vec<Box<dyn crate::agents::Agent>> = (0..players)
+                .map(|p| {
+                    Box::new(crate::agents::RandomAgent::new(seed * 31 + p as u64))
+                        as Box<dyn crate::agents::Agent>
+                })
+                .collect();
+            match crate::sim::play_game(rules, &mut agents, seed, 1_000_000) {
+                Ok(g) => decisions += g.history().len(),
+                Err((n, report)) => {
+                    eprintln!(
+                        "error: {players}-player game with seed {seed} failed after {n} decisions:"
+                    );
+                    eprint!("{report}");
+                    return Err(Failed);
+                }
+            }
+        }
+    }
+    println!(
+        "legal:      every `legal;` held in {} random games ({decisions} decisions)",
+        LEGAL_CHECK_GAMES as usize * (rules.max_players - rules.min_players + 1)
+    );
     Ok(())
 }
 

@@ -41,6 +41,12 @@ pub struct RulesetArgs {
     /// without .yaml); repeat to compose variants, applied in order.
     #[arg(long = "variant", value_name = "V")]
     pub variants: Vec<String>,
+    /// Check the rules' `legal;` statements: at every decision also run
+    /// each option in full, and stop with an error where `legal;` lets
+    /// through an option the full run refuses (slow). With `check`, plays
+    /// random games at every player count to do so.
+    #[arg(long)]
+    pub check_legal: bool,
 }
 
 /// What a simulation plays: shared by `simulate` and `compare`.
@@ -280,7 +286,13 @@ pub fn eprint_error(msg: impl std::fmt::Display) {
 
 /// Loads a ruleset, printing every diagnostic on failure.
 pub fn load_rules(args: &RulesetArgs) -> Result<Arc<Ruleset>, Failed> {
-    load_named(&args.ruleset, &args.variants)
+    let mut rules = load_named(&args.ruleset, &args.variants)?;
+    if args.check_legal {
+        if let Some(r) = Arc::get_mut(&mut rules) {
+            r.check_legal = true;
+        }
+    }
+    Ok(rules)
 }
 
 /// Loads the ruleset named `arg` with `variants`, printing every diagnostic

@@ -158,6 +158,9 @@ pub enum Op {
     Require(u32),
     /// The current option is illegal.
     Fail(u32),
+    /// The option being tried is legal from here on (`legal;`): while the
+    /// look-ahead tries options, stop here; otherwise nothing.
+    Legal(u32),
     /// End of the game program.
     Halt,
 

@@ -67,8 +67,17 @@ pub enum ApplyError {
 
 #[derive(Clone)]
 struct Pending {
-    legal: Vec<(Decision, State)>,
+    legal: Vec<(Decision, Next)>,
     refused: Vec<Refused>,
+}
+
+/// What applying a legal decision takes.
+#[derive(Clone)]
+enum Next {
+    /// The state it leads to, computed while it was checked.
+    Ready(State),
+    /// Its run stopped at a `legal;` (this message's span): it is run again.
+    Rerun(u32),
 }
 
 /// The final result.
@@ -98,6 +107,7 @@ pub struct Game {
     seed: u64,
     log: Vec<String>,
     pending: Option<Pending>,
+    check_legal: bool,
 }
 
 impl Game {
@@ -111,6 +121,7 @@ impl Game {
             seed,
             log: Vec::new(),
             pending: None,
+            check_legal: rules.check_legal,
         };
         vm::start(&mut g.state, rules.main, &rules, Vec::new());
         g.advance_fresh()?;
@@ -144,6 +155,7 @@ impl Game {
     pub fn from_state(rules: Arc<Ruleset>, state: State, seed: u64) -> Result<Game, ApplyError> {
         let mut g = Game {
             state,
+            check_legal: rules.check_legal,
             rules,
             seed,
             log: Vec::new(),
@@ -239,13 +251,32 @@ impl Game {
         }
     }
 
+    /// Checks, at every decision from now on, that each `legal;` the rules
+    /// reach tells the truth: the options are also run in full, and any
+    /// option legal only because its run stopped at `legal;` is an error
+    /// (slow: for tests and `--check-legal`).
+    pub fn set_check_legal(&mut self, on: bool) {
+        self.check_legal = on;
+        self.pending = None;
+    }
+
     fn compute(&mut self) -> Result<(), ApplyError> {
         if self.pending.is_some() {
             return Ok(());
         }
-        let mut legal = Vec::new();
-        let mut refused = Vec::new();
-        let options = self.state.vm.options.clone();
+        self.check_option_names()?;
+        let pending = self.try_options(true)?;
+        if self.check_legal {
+            let full = self.try_options(false)?;
+            self.compare_full(&pending, &full)?;
+        }
+        self.pending = Some(pending);
+        Ok(())
+    }
+
+    /// Two options of one choice must not share a name.
+    fn check_option_names(&self) -> Result<(), ApplyError> {
+        let options = &self.state.vm.options;
         let names: Vec<String> = options
             .iter()
             .map(|(a, v)| self.option_name(*a, *v))
@@ -258,27 +289,69 @@ impl Game {
                 }));
             }
         }
+        Ok(())
+    }
+
+    /// Tries every option in place (undone after): legal ones with what
+    /// applying them takes, refused ones with their reasons. With `cut`,
+    /// an option's run stops at a `legal;`.
+    fn try_options(&mut self, cut: bool) -> Result<Pending, ApplyError> {
+        let mut legal = Vec::new();
+        let mut refused = Vec::new();
+        let options = self.state.vm.options.clone();
+        let saved_cut = std::mem::replace(&mut self.state.cut_at_legal, cut);
         for (arm, value) in options {
             let name = self.option_name(arm, value);
-            // The option is tried in place and undone; only the state of a
-            // legal option is kept.
             let mark = self.state.begin_try();
             vm::resume(&mut self.state, arm, value);
             let verdict = match vm::run(&self.rules, &mut self.state) {
-                Ok(Exit::Failed(m)) => Ok(Some(self.rules.messages[m as usize].clone())),
-                Ok(Exit::Decide) => dead_end(&self.rules, &mut self.state, LOOKAHEAD),
-                Ok(_) => Ok(None),
+                Ok(Exit::Failed(m)) => Ok(Err(self.rules.messages[m as usize].clone())),
+                Ok(Exit::Decide) => dead_end(&self.rules, &mut self.state, LOOKAHEAD)
+                    .map(|r| r.map_or(Ok(None), Err)),
+                Ok(Exit::Legal(m)) => Ok(Ok(Some(Next::Rerun(m)))),
+                Ok(Exit::Over) => Ok(Ok(None)),
                 Err(e) => Err(ApplyError::Runtime(e)),
             };
-            let next = matches!(verdict, Ok(None)).then(|| self.state.snapshot());
+            let verdict = verdict
+                .map(|v| v.map(|next| next.unwrap_or_else(|| Next::Ready(self.state.snapshot()))));
             self.state.end_try(mark);
-            match (verdict?, next) {
-                (None, Some(next)) => legal.push((Decision { name, arm, value }, next)),
-                (Some((reason, span)), _) => refused.push(Refused { name, reason, span }),
-                (None, None) => unreachable!("a legal option keeps its state"),
+            match verdict {
+                Ok(Ok(next)) => legal.push((Decision { name, arm, value }, next)),
+                Ok(Err((reason, span))) => refused.push(Refused { name, reason, span }),
+                Err(e) => {
+                    self.state.cut_at_legal = saved_cut;
+                    return Err(e);
+                }
             }
         }
-        self.pending = Some(Pending { legal, refused });
+        self.state.cut_at_legal = saved_cut;
+        Ok(Pending { legal, refused })
+    }
+
+    /// The check of `legal;`: an option legal when runs stop at `legal;`
+    /// must also be legal when run in full.
+    fn compare_full(&self, cut: &Pending, full: &Pending) -> Result<(), ApplyError> {
+        for (d, next) in &cut.legal {
+            if full.legal.iter().any(|(f, _)| f.name == d.name) {
+                continue;
+            }
+            let why = full
+                .refused
+                .iter()
+                .find(|r| r.name == d.name)
+                .map_or(String::new(), |r| format!(": {}", r.reason));
+            let span = match next {
+                Next::Rerun(m) => self.rules.messages[*m as usize].1,
+                Next::Ready(_) => self.prompt_span().unwrap_or_default(),
+            };
+            return Err(ApplyError::Runtime(RuntimeError {
+                message: format!(
+                    "`legal;` declared the option `{}` legal, but run in full it is refused{why}",
+                    d.name
+                ),
+                span,
+            }));
+        }
         Ok(())
     }
 
@@ -333,7 +406,10 @@ impl Game {
                 legal: String::new(),
             });
         };
-        self.state = next;
+        match next {
+            Next::Ready(next) => self.state = next,
+            Next::Rerun(m) => self.rerun(&d, m)?,
+        }
         self.log.push(d.name);
         Ok(())
     }
@@ -362,6 +438,40 @@ impl Game {
                 .collect::<Vec<_>>()
                 .join(", "),
         })
+    }
+
+    /// Applies a decision whose check stopped at the `legal;` of message
+    /// `m`: runs it in full. The rules promised it is legal; if it is not,
+    /// the state stays as it was and the broken promise is reported.
+    fn rerun(&mut self, d: &Decision, m: u32) -> Result<(), ApplyError> {
+        let mark = self.state.begin_try();
+        let saved_cut = std::mem::replace(&mut self.state.cut_at_legal, false);
+        vm::resume(&mut self.state, d.arm, d.value);
+        let exit = vm::run(&self.rules, &mut self.state);
+        self.state.cut_at_legal = saved_cut;
+        let broken = match exit {
+            Ok(Exit::Failed(f)) => Some(self.rules.messages[f as usize].0.clone()),
+            Ok(Exit::Decide) if self.state.vm.options.is_empty() => {
+                Some("it leads to a choice with no option".into())
+            }
+            Ok(_) => None,
+            Err(e) => {
+                self.state.end_try(mark);
+                return Err(ApplyError::Runtime(e));
+            }
+        };
+        if let Some(why) = broken {
+            self.state.end_try(mark);
+            return Err(ApplyError::Runtime(RuntimeError {
+                message: format!(
+                    "`legal;` declared the option `{}` legal, but it is refused: {why}",
+                    d.name
+                ),
+                span: self.rules.messages[m as usize].1,
+            }));
+        }
+        self.state.keep_try(mark);
+        Ok(())
     }
 
     /// The result, once the game is over.
@@ -464,7 +574,7 @@ fn try_way(
         Exit::Decide if depth > 0 && st.status_player() == me => {
             Ok(dead_end(rules, st, depth - 1)?.map(Some))
         }
-        _ => Ok(None),
+        Exit::Decide | Exit::Over | Exit::Legal(_) => Ok(None),
     }
 }
 

@@ -102,6 +102,10 @@ pub struct State {
     pub trail: Vec<(u32, i64)>,
     /// Whether writes are being recorded in `trail`.
     pub recording: bool,
+    /// Whether an option being tried stops at `legal;` (the default). Off,
+    /// every option is run to the next decision: the check that the rules'
+    /// `legal;` statements tell the truth.
+    pub cut_at_legal: bool,
 }
 
 /// What [`State::begin_try`] saved: everything a try may change besides
@@ -133,6 +137,7 @@ impl State {
             status: Status::Running,
             trail: Vec::new(),
             recording: false,
+            cut_at_legal: true,
         }
     }
 
@@ -162,6 +167,13 @@ impl State {
         self.recording = mark.recording;
     }
 
+    /// Keeps everything since the matching [`State::begin_try`]: the try
+    /// becomes the state.
+    pub fn keep_try(&mut self, mark: TryMark) {
+        self.trail.truncate(mark.trail);
+        self.recording = mark.recording;
+    }
+
     /// A copy of the state as it stands, without any try in progress.
     pub fn snapshot(&self) -> State {
         State {
@@ -172,6 +184,7 @@ impl State {
             status: self.status.clone(),
             trail: Vec::new(),
             recording: false,
+            cut_at_legal: self.cut_at_legal,
         }
     }
 

@@ -20,6 +20,9 @@ pub enum Exit {
     Over,
     /// A requirement failed: the option being tried is illegal.
     Failed(u32),
+    /// The option being tried reached `legal;` (message id of its span):
+    /// it is legal, and the rest of it was not run.
+    Legal(u32),
 }
 
 /// Instructions one run may execute before it is declared runaway.
@@ -54,13 +57,17 @@ pub fn eval(
 ) -> Result<Value, RuntimeError> {
     let saved = std::mem::take(&mut state.vm);
     let saved_status = state.status.clone();
+    // An evaluation runs to its end: a `legal;` on the way stops nothing.
+    let saved_cut = std::mem::replace(&mut state.cut_at_legal, false);
     start(state, func, rules, args);
     let r = run(rules, state);
     let out = state.vm.stack.pop().unwrap_or(Value::I(0));
     state.vm = saved;
     state.status = saved_status;
+    state.cut_at_legal = saved_cut;
     match r? {
         Exit::Over => Ok(out),
+        Exit::Legal(_) => unreachable!("`legal;` does not stop an evaluation"),
         Exit::Decide => Err(RuntimeError {
             message: "a value was asked for a decision".into(),
             span: rules.funcs[func as usize].span,
@@ -505,6 +512,12 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::Fail(m) => {
                 save_pc!();
                 return Ok(Exit::Failed(*m));
+            }
+            Op::Legal(m) => {
+                if st.recording && st.cut_at_legal {
+                    save_pc!();
+                    return Ok(Exit::Legal(*m));
+                }
             }
             Op::BinK(op, k) => {
                 if let Some(Value::I(a)) = stack.last() {

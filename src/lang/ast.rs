@@ -183,6 +183,8 @@ pub enum StmtKind {
     Require(Expr, Option<String>),
     /// `fail "reason";`
     Fail(String),
+    /// `legal;`: the option being tried is legal from here on.
+    Legal,
     /// `return [e];`
     Return(Option<Expr>),
     /// `break;`

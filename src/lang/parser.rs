@@ -300,6 +300,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         require_stmt => "`require`",
         fail_stmt => "`fail`",
         return_stmt => "`return`",
+        legal_stmt => "`legal`",
         break_stmt => "`break`",
         continue_stmt => "`continue`",
         expr_stmt => "an expression",
@@ -341,6 +342,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         kw_when => "`when`",
         kw_require => "`require`",
         kw_fail => "`fail`",
+        kw_legal => "`legal`",
         kw_return => "`return`",
         kw_break => "`break`",
         kw_continue => "`continue`",
@@ -563,6 +565,7 @@ fn stmt(ctx: &Ctx, pair: Pair<Rule>) -> Stmt {
         }
         Rule::fail_stmt => StmtKind::Fail(string_of(it.next().expect("reason"))),
         Rule::return_stmt => StmtKind::Return(it.next().map(|p| expr(ctx, p))),
+        Rule::legal_stmt => StmtKind::Legal,
         Rule::break_stmt => StmtKind::Break,
         Rule::continue_stmt => StmtKind::Continue,
         Rule::expr_stmt => StmtKind::Expr(expr(ctx, it.next().expect("expr"))),
@@ -585,6 +588,7 @@ fn is_keyword(r: Rule) -> bool {
             | kw_by
             | kw_require
             | kw_fail
+            | kw_legal
             | kw_return
             | kw_break
             | kw_continue

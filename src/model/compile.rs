@@ -379,6 +379,17 @@ impl<'a> Compiler<'a> {
                 let id = self.message(msg, sp);
                 f.emit(Op::Fail(id), sp);
             }
+            StmtKind::Legal => {
+                if !f.is_proc {
+                    self.err(
+                        sp,
+                        "`legal` in a function",
+                        "`legal;` marks where an option of a `choose` is decided: write it in a `proc`",
+                    );
+                }
+                let id = self.message("the option was declared legal here", sp);
+                f.emit(Op::Legal(id), sp);
+            }
             StmtKind::Return(e) => {
                 let want = f.ret.clone();
                 match e {

@@ -1474,6 +1474,7 @@ impl Builder {
             proc_names,
             symbols: self.symbols.clone(),
             sigs: self.sigs.clone(),
+            check_legal: false,
         })
     }
 }

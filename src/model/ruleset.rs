@@ -237,6 +237,9 @@ pub struct Ruleset {
     pub symbols: crate::model::symbols::Symbols,
     /// Signatures of the functions and procedures declared in rules files.
     pub sigs: Vec<crate::model::symbols::Sig>,
+    /// Whether games check every `legal;` they reach by also running the
+    /// options in full (set by tools before play; off after loading).
+    pub check_legal: bool,
 }
 
 impl Ruleset {
