@@ -151,6 +151,11 @@ pub enum Op {
     ChooseBegin,
     /// Pop a value; add option (arm, value).
     ChooseAdd(u16),
+    /// Pop a set; add an option of the arm for each member, in order.
+    ChooseAddSet(u16),
+    /// Pop the start, then the end (excluded) of a range; add an option
+    /// of the arm for each value.
+    ChooseAddRange(u16),
     /// Pop the deciding player; suspend until a decision is applied. On
     /// resume the chosen value and then the arm index are pushed.
     ChooseWait(u32),

@@ -264,44 +264,43 @@ impl Game {
         if self.pending.is_some() {
             return Ok(());
         }
-        self.check_option_names()?;
-        let pending = self.try_options(true)?;
+        let names = self.option_names()?;
+        let pending = self.try_options(&names, true)?;
         if self.check_legal {
-            let full = self.try_options(false)?;
+            let full = self.try_options(&names, false)?;
             self.compare_full(&pending, &full)?;
         }
         self.pending = Some(pending);
         Ok(())
     }
 
-    /// Two options of one choice must not share a name.
-    fn check_option_names(&self) -> Result<(), ApplyError> {
+    /// The names of the pending choice's options; two options of one
+    /// choice must not share a name.
+    fn option_names(&self) -> Result<Vec<String>, ApplyError> {
         let options = &self.state.vm.options;
         let names: Vec<String> = options
             .iter()
             .map(|(a, v)| self.option_name(*a, *v))
             .collect();
-        for (i, n) in names.iter().enumerate() {
-            if names[..i].contains(n) {
-                return Err(ApplyError::Runtime(RuntimeError {
-                    message: format!("two options of this choice are both named `{n}`"),
-                    span: self.prompt_span().unwrap_or_default(),
-                }));
-            }
+        let mut seen = std::collections::HashSet::with_capacity(names.len());
+        if let Some(n) = names.iter().find(|n| !seen.insert(n.as_str())) {
+            return Err(ApplyError::Runtime(RuntimeError {
+                message: format!("two options of this choice are both named `{n}`"),
+                span: self.prompt_span().unwrap_or_default(),
+            }));
         }
-        Ok(())
+        Ok(names)
     }
 
     /// Tries every option in place (undone after): legal ones with what
     /// applying them takes, refused ones with their reasons. With `cut`,
     /// an option's run stops at a `legal;`.
-    fn try_options(&mut self, cut: bool) -> Result<Pending, ApplyError> {
+    fn try_options(&mut self, names: &[String], cut: bool) -> Result<Pending, ApplyError> {
         let mut legal = Vec::new();
         let mut refused = Vec::new();
         let options = self.state.vm.options.clone();
         let saved_cut = std::mem::replace(&mut self.state.cut_at_legal, cut);
-        for (arm, value) in options {
-            let name = self.option_name(arm, value);
+        for ((arm, value), name) in options.into_iter().zip(names.iter().cloned()) {
             let mark = self.state.begin_try();
             vm::resume(&mut self.state, arm, value);
             let verdict = match vm::run(&self.rules, &mut self.state) {

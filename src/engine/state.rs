@@ -106,16 +106,63 @@ pub struct State {
     /// every option is run to the next decision: the check that the rules'
     /// `legal;` statements tell the truth.
     pub cut_at_legal: bool,
+    /// Buffers reused by tries.
+    pub spare: Spare,
 }
 
 /// What [`State::begin_try`] saved: everything a try may change besides
 /// the words, which the trail restores.
 pub struct TryMark {
-    vm: Vm,
+    stack: Vec<Value>,
+    frames: Vec<Frame>,
+    options: Vec<(u16, i64)>,
     rng: Pcg64,
     status: Status,
     trail: usize,
     recording: bool,
+}
+
+/// Buffers of earlier tries, reused so that trying an option allocates
+/// nothing. A copy of a state starts with none.
+#[derive(Debug, Default)]
+pub struct Spare {
+    stacks: Vec<Vec<Value>>,
+    frames: Vec<Vec<Frame>>,
+    options: Vec<Vec<(u16, i64)>>,
+}
+
+impl Clone for Spare {
+    fn clone(&self) -> Spare {
+        Spare::default()
+    }
+}
+
+impl Spare {
+    fn stack(&mut self, from: &[Value]) -> Vec<Value> {
+        let mut v = self.stacks.pop().unwrap_or_default();
+        v.extend_from_slice(from);
+        v
+    }
+
+    fn frames(&mut self, from: &[Frame]) -> Vec<Frame> {
+        let mut v = self.frames.pop().unwrap_or_default();
+        v.extend_from_slice(from);
+        v
+    }
+
+    fn give(
+        &mut self,
+        mut stack: Vec<Value>,
+        mut frames: Vec<Frame>,
+        mut options: Vec<(u16, i64)>,
+    ) {
+        stack.clear();
+        frames.clear();
+        options.clear();
+        self.stacks.push(stack);
+        self.frames.push(frames);
+        self.options.push(options);
+    }
 }
 
 impl State {
@@ -138,14 +185,20 @@ impl State {
             trail: Vec::new(),
             recording: false,
             cut_at_legal: true,
+            spare: Spare::default(),
         }
     }
 
     /// Starts trying an option in place: from now on every write is
     /// recorded, so [`State::end_try`] can put the state back as it is.
     pub fn begin_try(&mut self) -> TryMark {
+        // The options of the pending choice are not needed while one of them
+        // is tried: they are moved aside, not copied.
+        let fresh = self.spare.options.pop().unwrap_or_default();
         let mark = TryMark {
-            vm: self.vm.clone(),
+            stack: self.spare.stack(&self.vm.stack),
+            frames: self.spare.frames(&self.vm.frames),
+            options: std::mem::replace(&mut self.vm.options, fresh),
             rng: self.rng.clone(),
             status: self.status.clone(),
             trail: self.trail.len(),
@@ -161,7 +214,10 @@ impl State {
             let (i, old) = self.trail.pop().expect("trail entry");
             self.words[i as usize] = old;
         }
-        self.vm = mark.vm;
+        let stack = std::mem::replace(&mut self.vm.stack, mark.stack);
+        let frames = std::mem::replace(&mut self.vm.frames, mark.frames);
+        let options = std::mem::replace(&mut self.vm.options, mark.options);
+        self.spare.give(stack, frames, options);
         self.rng = mark.rng;
         self.status = mark.status;
         self.recording = mark.recording;
@@ -172,6 +228,7 @@ impl State {
     pub fn keep_try(&mut self, mark: TryMark) {
         self.trail.truncate(mark.trail);
         self.recording = mark.recording;
+        self.spare.give(mark.stack, mark.frames, mark.options);
     }
 
     /// A copy of the state as it stands, without any try in progress.
@@ -185,6 +242,7 @@ impl State {
             trail: Vec::new(),
             recording: false,
             cut_at_legal: self.cut_at_legal,
+            spare: Spare::default(),
         }
     }
 

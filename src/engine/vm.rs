@@ -488,6 +488,23 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let v = pop_i!();
                 st.vm.options.push((*arm, v));
             }
+            Op::ChooseAddSet(arm) => {
+                let set = stack.pop().expect("set operand");
+                let options = &mut st.vm.options;
+                for (wi, w) in set.bits().iter().enumerate() {
+                    let mut w = *w;
+                    while w != 0 {
+                        let b = w.trailing_zeros() as i64;
+                        options.push((*arm, wi as i64 * 64 + b));
+                        w &= w - 1;
+                    }
+                }
+            }
+            Op::ChooseAddRange(arm) => {
+                let lo = pop_i!();
+                let hi = pop_i!();
+                st.vm.options.extend((lo..hi).map(|v| (*arm, v)));
+            }
             Op::ChooseWait(c) => {
                 let p = pop_i!();
                 if p < 0 || p as usize >= st.nplayers {

@@ -2021,6 +2021,53 @@ impl<'a> Compiler<'a> {
         Some(Ty::Int)
     }
 
+    /// Offers every element of an unfiltered source (`x in kind`,
+    /// `x in set`, `x in lo..hi`) as an option of arm `arm`, in one
+    /// instruction; returns the elements' type.
+    fn add_every_option(&mut self, f: &mut FnCtx, b: &Binder, arm: u16) -> Ty {
+        let sp = b.span;
+        match &b.source {
+            Source::Expr(e) => {
+                if let Some(k) = self.kind_source(f, e) {
+                    f.emit(Op::KindSize(k), sp);
+                    f.emit(Op::Const(0), sp);
+                    f.emit(Op::ChooseAddRange(arm), sp);
+                    return Ty::Ent(k);
+                }
+                let k = match self.expr(f, e) {
+                    Ty::Set(k) => k,
+                    Ty::Error => ANY_KIND,
+                    other => {
+                        self.err(
+                            e.span,
+                            format!("cannot range over {}", self.tn(&other)),
+                            "range over a kind, a set, a list or `lo..hi`",
+                        );
+                        ANY_KIND
+                    }
+                };
+                f.emit(Op::ChooseAddSet(arm), sp);
+                if k == ANY_KIND {
+                    Ty::Error
+                } else {
+                    Ty::Ent(k)
+                }
+            }
+            Source::Range(lo, hi, incl) => {
+                let t = self.expr(f, hi);
+                self.expect(&Ty::Int, &t, hi.span, "the end of a range");
+                if *incl {
+                    f.emit(Op::Const(1), sp);
+                    f.emit(Op::Bin(BinOp::Add), sp);
+                }
+                let t = self.expr(f, lo);
+                self.expect(&Ty::Int, &t, lo.span, "the start of a range");
+                f.emit(Op::ChooseAddRange(arm), sp);
+                Ty::Int
+            }
+        }
+    }
+
     fn choose(&mut self, f: &mut FnCtx, ch: &Choose, sp: Span) {
         if !f.is_proc {
             self.err(sp, "a function cannot ask for a decision", "use a `proc`");
@@ -2061,6 +2108,14 @@ impl<'a> Compiler<'a> {
                     arms.push(ArmDef {
                         name: Some(name.name.clone()),
                         ty: Ty::Void,
+                        quick: false,
+                    });
+                }
+                ArmKind::Each(b) if b.filter.is_none() => {
+                    let ty = self.add_every_option(f, b, i as u16);
+                    arms.push(ArmDef {
+                        name: None,
+                        ty,
                         quick: false,
                     });
                 }
