@@ -75,7 +75,7 @@ struct Pending {
 #[derive(Clone)]
 enum Next {
     /// The state it leads to, computed while it was checked.
-    Ready(State),
+    Ready(Box<State>),
     /// Its run stopped at a `legal;` (this message's span): it is run again.
     Rerun(u32),
 }
@@ -311,8 +311,9 @@ impl Game {
                 Ok(Exit::Over) => Ok(Ok(None)),
                 Err(e) => Err(ApplyError::Runtime(e)),
             };
-            let verdict = verdict
-                .map(|v| v.map(|next| next.unwrap_or_else(|| Next::Ready(self.state.snapshot()))));
+            let verdict = verdict.map(|v| {
+                v.map(|next| next.unwrap_or_else(|| Next::Ready(Box::new(self.state.snapshot()))))
+            });
             self.state.end_try(mark);
             match verdict {
                 Ok(Ok(next)) => legal.push((Decision { name, arm, value }, next)),
@@ -406,7 +407,7 @@ impl Game {
             });
         };
         match next {
-            Next::Ready(next) => self.state = next,
+            Next::Ready(next) => self.state = *next,
             Next::Rerun(m) => self.rerun(&d, m)?,
         }
         self.log.push(d.name);
