@@ -213,6 +213,12 @@ fn down_to_one(g: &mut Game) {
 
 #[test]
 fn legal_ends_the_look_ahead_and_refusals_before_it_keep_their_reasons() {
+    // The arm's requirement and `legal;` form a pure prefix: the look-ahead
+    // runs only that (without `legal;`, the whole arm is run).
+    assert!(nim_variant("legal", false).choices[0].arms[0]
+        .light
+        .is_some());
+    assert!(nim().choices[0].arms[0].light.is_none());
     for check in [false, true] {
         let mut g = Game::new(nim_variant("legal", check), 2, 0).unwrap();
         down_to_one(&mut g);

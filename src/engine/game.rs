@@ -301,6 +301,17 @@ impl Game {
         let options = self.state.vm.options.clone();
         let saved_cut = std::mem::replace(&mut self.state.cut_at_legal, cut);
         for ((arm, value), name) in options.into_iter().zip(names.iter().cloned()) {
+            if let Some(exit) = light_try(&self.rules, &mut self.state, arm, value) {
+                match exit {
+                    Ok(Ok(m)) => legal.push((Decision { name, arm, value }, Next::Rerun(m))),
+                    Ok(Err((reason, span))) => refused.push(Refused { name, reason, span }),
+                    Err(e) => {
+                        self.state.cut_at_legal = saved_cut;
+                        return Err(e);
+                    }
+                }
+                continue;
+            }
             let mark = self.state.begin_try();
             vm::resume(&mut self.state, arm, value);
             let verdict = match vm::run(&self.rules, &mut self.state) {
@@ -538,6 +549,13 @@ fn dead_end(
     let mut reasons: Vec<Option<(String, Span)>> = vec![None; options.len()];
     for i in search_order(rules, st) {
         let (arm, value) = options[i];
+        if let Some(exit) = light_try(rules, st, arm, value) {
+            match exit? {
+                Ok(_) => return Ok(None),
+                Err(r) => reasons[i] = Some(r),
+            }
+            continue;
+        }
         let mark = st.begin_try();
         vm::resume(st, arm, value);
         let found = try_way(rules, st, me, depth);
@@ -557,6 +575,58 @@ fn dead_end(
     Ok(Some(first_reason.unwrap_or_else(|| {
         ("it leads to a choice with no option".into(), span)
     })))
+}
+
+/// Tries an option of a light arm (see [`crate::model::ruleset::ArmDef::light`])
+/// by running only its pure prefix, in place, in the frame of the
+/// `choose`: `Ok(message of the legal;)` when it reaches `legal;`,
+/// `Err(reason)` when it is refused. `None` for any other arm, or when
+/// runs are not cut at `legal;` (the full check).
+#[allow(clippy::type_complexity)]
+fn light_try(
+    rules: &Ruleset,
+    st: &mut State,
+    arm: u16,
+    value: i64,
+) -> Option<Result<Result<u32, (String, Span)>, ApplyError>> {
+    if !st.cut_at_legal {
+        return None;
+    }
+    let Status::Waiting { choice, .. } = st.status else {
+        return None;
+    };
+    let light = rules.choices[choice as usize]
+        .arms
+        .get(arm as usize)?
+        .light?;
+    let frame = st.vm.frames.last()?.clone();
+    let height = st.vm.stack.len();
+    if let Some(slot) = light.bind {
+        st.vm.stack[frame.base as usize + slot as usize] = Value::I(value);
+    }
+    set_pc(st, light.start);
+    let status = std::mem::replace(&mut st.status, Status::Running);
+    let recording = std::mem::replace(&mut st.recording, true);
+    let exit = vm::run(rules, st);
+    st.recording = recording;
+    st.status = status;
+    st.vm.stack.truncate(height);
+    set_pc(st, frame.pc);
+    Some(match exit {
+        Ok(Exit::Legal(m)) => Ok(Ok(m)),
+        Ok(Exit::Failed(m)) => Ok(Err(rules.messages[m as usize].clone())),
+        Ok(_) => Err(ApplyError::Runtime(RuntimeError {
+            message: "an option's prefix ended before its `legal;`".into(),
+            span: rules.choices[choice as usize].span,
+        })),
+        Err(e) => Err(ApplyError::Runtime(e)),
+    })
+}
+
+fn set_pc(st: &mut State, pc: u32) {
+    if let Some(f) = st.vm.frames.last_mut() {
+        f.pc = pc;
+    }
 }
 
 /// Runs one way on (an option just resumed in `st`): `None` when it is

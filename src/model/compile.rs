@@ -8,7 +8,7 @@ use crate::engine::bytecode::{Builtin, Func, KindId, Op};
 use crate::lang::ast::*;
 use crate::lang::span::Span;
 use crate::model::diag::{did_you_mean, Diagnostic, Diagnostics};
-use crate::model::ruleset::{ArmDef, ChoiceDef, Kind, ParamDef, Ty, VarDef, PLAYER};
+use crate::model::ruleset::{ArmDef, ChoiceDef, Kind, LightArm, ParamDef, Ty, VarDef, PLAYER};
 use crate::model::symbols::{Global, Sig, Symbols, RESERVED};
 
 /// Marks the element kind of `{}` until it meets a typed set.
@@ -2109,6 +2109,7 @@ impl<'a> Compiler<'a> {
                         name: Some(name.name.clone()),
                         ty: Ty::Void,
                         quick: false,
+                        light: None,
                     });
                 }
                 ArmKind::Each(b) if b.filter.is_none() => {
@@ -2117,6 +2118,7 @@ impl<'a> Compiler<'a> {
                         name: None,
                         ty,
                         quick: false,
+                        light: None,
                     });
                 }
                 ArmKind::Each(b) => {
@@ -2132,6 +2134,7 @@ impl<'a> Compiler<'a> {
                         name: None,
                         ty,
                         quick: false,
+                        light: None,
                     });
                 }
             }
@@ -2155,13 +2158,20 @@ impl<'a> Compiler<'a> {
             f.emit(Op::Bin(BinOp::Eq), arm.span);
             let next = f.emit(Op::JumpIfNot(0), arm.span);
             let mark = f.locals.len();
+            let first_slot = f.nlocals;
+            let mut bind = None;
             if let ArmKind::Each(b) = &arm.kind {
                 let slot = f.declare(&b.var.name, arms[i].ty.clone());
                 f.emit(Op::Load(val_slot), arm.span);
                 f.emit(Op::Store(slot), arm.span);
+                bind = Some(slot);
             }
             let body = f.here() as usize;
             self.block(f, &arm.body);
+            arms[i].light = decided_prefix(&f.code, body, first_slot).map(|_| LightArm {
+                start: body as u32,
+                bind,
+            });
             // A named option always offered whose body calls nothing and
             // asks nothing (a `pass`, a `done`).
             arms[i].quick = matches!(&arm.kind, ArmKind::Named(_, None))
@@ -2182,6 +2192,58 @@ impl<'a> Compiler<'a> {
         // Known once the bodies are compiled (nested choices come first).
         self.choices[choice_id as usize].arms = arms;
     }
+}
+
+/// Whether the code of an arm, from `body`, is decided by a pure prefix:
+/// it reaches a `legal;` (whose index is returned) along every path that
+/// does not fail, reading the state but writing only locals of the arm
+/// (slots from `first_slot` on), calling nothing and drawing no random
+/// number. Such an arm can be tried without preparing an undo.
+fn decided_prefix(code: &[Op], body: usize, first_slot: u16) -> Option<usize> {
+    let end = body
+        + code[body..]
+            .iter()
+            .position(|op| matches!(op, Op::Legal(_)))?;
+    let inside = |t: &u32| (body..=end).contains(&(*t as usize));
+    let local = |l: &u16| *l >= first_slot;
+    code[body..end]
+        .iter()
+        .all(|op| match op {
+            Op::Jump(t) | Op::JumpIf(t) | Op::JumpIfNot(t) => inside(t),
+            Op::Store(l) => local(l),
+            Op::SetNext { set, cur, var } => local(set) && local(cur) && local(var),
+            Op::Builtin(b, _) => !matches!(b, Builtin::Random | Builtin::Roll),
+            Op::Const(_)
+            | Op::Load(_)
+            | Op::LoadVar(_)
+            | Op::Field(..)
+            | Op::FieldIndex(..)
+            | Op::ParamIndex(_)
+            | Op::Bin(_)
+            | Op::Neg
+            | Op::Not
+            | Op::Pop
+            | Op::Dup
+            | Op::KindSize(_)
+            | Op::Nth(_)
+            | Op::SetAll(_)
+            | Op::SetMake(..)
+            | Op::SetIn
+            | Op::SetCount
+            | Op::ListLen(_)
+            | Op::ListIn(_)
+            | Op::Adjacent(_)
+            | Op::Connected(_)
+            | Op::Components(_)
+            | Op::GroupsAround(_)
+            | Op::GridCell(_)
+            | Op::SelectEq(_)
+            | Op::CountEq(_)
+            | Op::Require(_)
+            | Op::Fail(_) => true,
+            _ => false,
+        })
+        .then_some(end)
 }
 
 /// `v[x]` (a bare indexed variable as a condition) as `v[x] == true`, so

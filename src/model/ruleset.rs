@@ -181,6 +181,18 @@ pub struct ArmDef {
     /// asks for no decision (a `pass`, a `done`): the look-ahead tries
     /// such options first, as they usually end a player's sequence at once.
     pub quick: bool,
+    /// Set when the arm is decided by a pure prefix ending at `legal;`: the
+    /// look-ahead then runs only that prefix, without preparing an undo.
+    pub light: Option<LightArm>,
+}
+
+/// Where the pure prefix of an arm starts (see [`ArmDef::light`]).
+#[derive(Debug, Clone, Copy)]
+pub struct LightArm {
+    /// Its first instruction, in the function holding the `choose`.
+    pub start: u32,
+    /// The local that receives the option's value (per-element arms).
+    pub bind: Option<u16>,
 }
 
 /// A decision point (`choose`).
