@@ -187,7 +187,7 @@ fn greedy_follows_the_rulesets_evaluate_function() {
         } else {
             "1".into()
         };
-        assert_eq!(legal[i].name, want, "pile {pile}");
+        assert_eq!(*legal[i].name, *want, "pile {pile}");
         game.apply(i).unwrap();
     }
     assert_eq!(game.history().len(), 13);

@@ -36,7 +36,7 @@ struct Node {
 }
 
 struct Child {
-    name: String,
+    name: std::sync::Arc<str>,
     node: usize,
     visits: f64,
     reward: f64,
@@ -244,9 +244,9 @@ impl Agent for MctsAgent {
                 }
                 let Some(mover) = g.to_move() else { break };
                 let Ok(options) = g.legal() else { break };
-                let names: Vec<&str> = options.iter().map(|d| d.name.as_str()).collect();
+                let names: Vec<&str> = options.iter().map(|d| &*d.name).collect();
                 for c in nodes[node].children.iter_mut() {
-                    if names.contains(&c.name.as_str()) {
+                    if names.contains(&&*c.name) {
                         c.avail += 1.0;
                     }
                 }
@@ -265,7 +265,7 @@ impl Agent for MctsAgent {
                         .children
                         .iter()
                         .enumerate()
-                        .filter(|(_, c)| names.contains(&c.name.as_str()))
+                        .filter(|(_, c)| names.contains(&&*c.name))
                         .max_by(|(_, a), (_, b)| ucb(a).total_cmp(&ucb(b)))
                         .map(|(i, _)| i);
                     let Some(ci) = best else { break };

@@ -116,7 +116,7 @@ pub(super) fn run(path: &Path, ruleset: Option<&str>) -> CmdResult {
                 .to_move()
                 .and_then(|p| names.get(p).cloned())
                 .unwrap_or_else(|| "?".into());
-            let options: Vec<&str> = legal.iter().map(|d| d.name.as_str()).collect();
+            let options: Vec<&str> = legal.iter().map(|d| &*d.name).collect();
             let legal_line = match e {
                 ApplyError::Unknown { .. } => String::new(),
                 _ => format!("\n  the legal decisions are: {}", options.join(", ")),

@@ -19,8 +19,9 @@ const LOOKAHEAD: usize = 8;
 /// One legal decision at the current choice point.
 #[derive(Debug, Clone)]
 pub struct Decision {
-    /// Its name, as written in logs and scenarios (`quarry`, `3`, `done`).
-    pub name: String,
+    /// Its name, as written in logs and scenarios (`quarry`, `3`, `done`),
+    /// shared with the ruleset's names (copying it allocates nothing).
+    pub name: Arc<str>,
     /// The arm of the `choose`.
     pub arm: u16,
     /// The chosen value for per-element arms.
@@ -68,7 +69,26 @@ pub enum ApplyError {
 #[derive(Clone)]
 struct Pending {
     legal: Vec<(Decision, Next)>,
-    refused: Vec<Refused>,
+    refused: Vec<(Arc<str>, Why)>,
+}
+
+/// Why an option is refused, kept cheap until somebody asks.
+#[derive(Debug, Clone, Copy)]
+enum Why {
+    /// The message of the `require` or `fail` it broke.
+    Message(u32),
+    /// It leads to a choice, written here, with no option at all.
+    NoOption(Span),
+}
+
+impl Why {
+    /// The reason as shown, and where it is written.
+    fn text(self, rules: &Ruleset) -> (String, Span) {
+        match self {
+            Why::Message(m) => rules.messages[m as usize].clone(),
+            Why::NoOption(span) => ("it leads to a choice with no option".into(), span),
+        }
+    }
 }
 
 /// What applying a legal decision takes.
@@ -240,14 +260,14 @@ impl Game {
         }
     }
 
-    fn option_name(&self, arm: u16, value: i64) -> String {
+    fn option_name(&self, arm: u16, value: i64) -> Arc<str> {
         let Status::Waiting { choice, .. } = self.state.status else {
-            return String::new();
+            return Arc::from("");
         };
         let def = &self.rules.choices[choice as usize].arms[arm as usize];
         match &def.name {
             Some(n) => n.clone(),
-            None => self.rules.display(&def.ty, value, self.state.nplayers),
+            None => self.rules.label(&def.ty, value, self.state.nplayers),
         }
     }
 
@@ -276,14 +296,14 @@ impl Game {
 
     /// The names of the pending choice's options; two options of one
     /// choice must not share a name.
-    fn option_names(&self) -> Result<Vec<String>, ApplyError> {
+    fn option_names(&self) -> Result<Vec<Arc<str>>, ApplyError> {
         let options = &self.state.vm.options;
-        let names: Vec<String> = options
+        let names: Vec<Arc<str>> = options
             .iter()
             .map(|(a, v)| self.option_name(*a, *v))
             .collect();
         let mut seen = std::collections::HashSet::with_capacity(names.len());
-        if let Some(n) = names.iter().find(|n| !seen.insert(n.as_str())) {
+        if let Some(n) = names.iter().find(|n| !seen.insert(&***n)) {
             return Err(ApplyError::Runtime(RuntimeError {
                 message: format!("two options of this choice are both named `{n}`"),
                 span: self.prompt_span().unwrap_or_default(),
@@ -295,7 +315,7 @@ impl Game {
     /// Tries every option in place (undone after): legal ones with what
     /// applying them takes, refused ones with their reasons. With `cut`,
     /// an option's run stops at a `legal;`.
-    fn try_options(&mut self, names: &[String], cut: bool) -> Result<Pending, ApplyError> {
+    fn try_options(&mut self, names: &[Arc<str>], cut: bool) -> Result<Pending, ApplyError> {
         let mut legal = Vec::new();
         let mut refused = Vec::new();
         let options = self.state.vm.options.clone();
@@ -304,7 +324,7 @@ impl Game {
             if let Some(exit) = light_try(&self.rules, &mut self.state, arm, value) {
                 match exit {
                     Ok(Ok(m)) => legal.push((Decision { name, arm, value }, Next::Rerun(m))),
-                    Ok(Err((reason, span))) => refused.push(Refused { name, reason, span }),
+                    Ok(Err(why)) => refused.push((name, why)),
                     Err(e) => {
                         self.state.cut_at_legal = saved_cut;
                         return Err(e);
@@ -315,7 +335,7 @@ impl Game {
             let mark = self.state.begin_try();
             vm::resume(&mut self.state, arm, value);
             let verdict = match vm::run(&self.rules, &mut self.state) {
-                Ok(Exit::Failed(m)) => Ok(Err(self.rules.messages[m as usize].clone())),
+                Ok(Exit::Failed(m)) => Ok(Err(Why::Message(m))),
                 Ok(Exit::Decide) => dead_end(&self.rules, &mut self.state, LOOKAHEAD)
                     .map(|r| r.map_or(Ok(None), Err)),
                 Ok(Exit::Legal(m)) => Ok(Ok(Some(Next::Rerun(m)))),
@@ -328,7 +348,7 @@ impl Game {
             self.state.end_try(mark);
             match verdict {
                 Ok(Ok(next)) => legal.push((Decision { name, arm, value }, next)),
-                Ok(Err((reason, span))) => refused.push(Refused { name, reason, span }),
+                Ok(Err(why)) => refused.push((name, why)),
                 Err(e) => {
                     self.state.cut_at_legal = saved_cut;
                     return Err(e);
@@ -349,8 +369,10 @@ impl Game {
             let why = full
                 .refused
                 .iter()
-                .find(|r| r.name == d.name)
-                .map_or(String::new(), |r| format!(": {}", r.reason));
+                .find(|(name, _)| *name == d.name)
+                .map_or(String::new(), |(_, why)| {
+                    format!(": {}", why.text(&self.rules).0)
+                });
             let span = match next {
                 Next::Rerun(m) => self.rules.messages[*m as usize].1,
                 Next::Ready(_) => self.prompt_span().unwrap_or_default(),
@@ -378,7 +400,7 @@ impl Game {
             let why: Vec<String> = p
                 .refused
                 .iter()
-                .map(|r| format!("{}: {}", r.name, r.reason))
+                .map(|(name, why)| format!("{name}: {}", why.text(&self.rules).0))
                 .collect();
             return Err(ApplyError::Runtime(RuntimeError {
                 message: format!(
@@ -401,7 +423,18 @@ impl Game {
             return Ok(Vec::new());
         }
         self.compute()?;
-        Ok(self.pending.as_ref().expect("computed").refused.clone())
+        let p = self.pending.as_ref().expect("computed");
+        Ok(p.refused
+            .iter()
+            .map(|(name, why)| {
+                let (reason, span) = why.text(&self.rules);
+                Refused {
+                    name: name.to_string(),
+                    reason,
+                    span,
+                }
+            })
+            .collect())
     }
 
     /// Applies the `index`-th legal decision.
@@ -421,7 +454,7 @@ impl Game {
             Next::Ready(next) => self.state = *next,
             Next::Rerun(m) => self.rerun(&d, m)?,
         }
-        self.log.push(d.name);
+        self.log.push(d.name.to_string());
         Ok(())
     }
 
@@ -431,21 +464,21 @@ impl Game {
             return Err(ApplyError::Over);
         }
         let legal = self.legal()?;
-        if let Some(i) = legal.iter().position(|d| d.name == name) {
+        if let Some(i) = legal.iter().position(|d| &*d.name == name) {
             return self.apply(i);
         }
         let p = self.pending.as_ref().expect("computed");
-        if let Some(r) = p.refused.iter().find(|r| r.name == name) {
+        if let Some((_, why)) = p.refused.iter().find(|(n, _)| &**n == name) {
             return Err(ApplyError::Refused {
                 name: name.into(),
-                reason: r.reason.clone(),
+                reason: why.text(&self.rules).0,
             });
         }
         Err(ApplyError::Unknown {
             name: name.into(),
             legal: legal
                 .iter()
-                .map(|d| d.name.as_str())
+                .map(|d| &*d.name)
                 .collect::<Vec<_>>()
                 .join(", "),
         })
@@ -539,14 +572,10 @@ impl Game {
 /// requirement, or `None` if one way on is sound. Looks ahead through the
 /// same player's decisions, `depth` levels at most. Each way is tried in
 /// place and undone: `st` is as it was when this returns.
-fn dead_end(
-    rules: &Ruleset,
-    st: &mut State,
-    depth: usize,
-) -> Result<Option<(String, Span)>, ApplyError> {
+fn dead_end(rules: &Ruleset, st: &mut State, depth: usize) -> Result<Option<Why>, ApplyError> {
     let options = st.vm.options.clone();
     let me = st.status_player();
-    let mut reasons: Vec<Option<(String, Span)>> = vec![None; options.len()];
+    let mut reasons: Vec<Option<Why>> = vec![None; options.len()];
     for i in search_order(rules, st) {
         let (arm, value) = options[i];
         if let Some(exit) = light_try(rules, st, arm, value) {
@@ -572,9 +601,7 @@ fn dead_end(
         Status::Waiting { choice, .. } => rules.choices[choice as usize].span,
         _ => Span::default(),
     };
-    Ok(Some(first_reason.unwrap_or_else(|| {
-        ("it leads to a choice with no option".into(), span)
-    })))
+    Ok(Some(first_reason.unwrap_or(Why::NoOption(span))))
 }
 
 /// Tries an option of a light arm (see [`crate::model::ruleset::ArmDef::light`])
@@ -588,7 +615,7 @@ fn light_try(
     st: &mut State,
     arm: u16,
     value: i64,
-) -> Option<Result<Result<u32, (String, Span)>, ApplyError>> {
+) -> Option<Result<Result<u32, Why>, ApplyError>> {
     if !st.cut_at_legal {
         return None;
     }
@@ -614,7 +641,7 @@ fn light_try(
     set_pc(st, frame.pc);
     Some(match exit {
         Ok(Exit::Legal(m)) => Ok(Ok(m)),
-        Ok(Exit::Failed(m)) => Ok(Err(rules.messages[m as usize].clone())),
+        Ok(Exit::Failed(m)) => Ok(Err(Why::Message(m))),
         Ok(_) => Err(ApplyError::Runtime(RuntimeError {
             message: "an option's prefix ended before its `legal;`".into(),
             span: rules.choices[choice as usize].span,
@@ -637,9 +664,9 @@ fn try_way(
     st: &mut State,
     me: Option<usize>,
     depth: usize,
-) -> Result<Option<Option<(String, Span)>>, ApplyError> {
+) -> Result<Option<Option<Why>>, ApplyError> {
     match vm::run(rules, st).map_err(ApplyError::Runtime)? {
-        Exit::Failed(m) => Ok(Some(Some(rules.messages[m as usize].clone()))),
+        Exit::Failed(m) => Ok(Some(Some(Why::Message(m)))),
         Exit::Decide if st.vm.options.is_empty() => Ok(Some(None)),
         Exit::Decide if depth > 0 && st.status_player() == me => {
             Ok(dead_end(rules, st, depth - 1)?.map(Some))

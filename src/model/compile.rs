@@ -2106,7 +2106,7 @@ impl<'a> Compiler<'a> {
                         f.patch(j, here);
                     }
                     arms.push(ArmDef {
-                        name: Some(name.name.clone()),
+                        name: Some(std::sync::Arc::from(name.name.as_str())),
                         ty: Ty::Void,
                         quick: false,
                         light: None,

@@ -1475,6 +1475,7 @@ impl Builder {
             symbols: self.symbols.clone(),
             sigs: self.sigs.clone(),
             check_legal: false,
+            labels: crate::model::ruleset::Labels::new(&self.kinds),
         })
     }
 }

@@ -1,5 +1,7 @@
 //! The checked, resolved form of a ruleset: what the engine runs.
 
+use std::sync::Arc;
+
 use crate::engine::bytecode::{Func, FuncId, KindId, VarId};
 use crate::lang::ast::Visibility;
 use crate::lang::span::{SourceMap, Span};
@@ -174,7 +176,7 @@ impl VarDef {
 #[derive(Debug, Clone)]
 pub struct ArmDef {
     /// The option name for a named arm.
-    pub name: Option<String>,
+    pub name: Option<Arc<str>>,
     /// The type of the bound value for a per-element arm.
     pub ty: Ty,
     /// A named option always offered whose body calls no procedure and
@@ -252,6 +254,32 @@ pub struct Ruleset {
     /// Whether games check every `legal;` they reach by also running the
     /// options in full (set by tools before play; off after loading).
     pub check_legal: bool,
+    /// Display names shared by every decision that shows them.
+    pub labels: Labels,
+}
+
+/// The display names of items and small integers, made once so that
+/// naming the options of a decision allocates nothing.
+#[derive(Debug, Clone, Default)]
+pub struct Labels {
+    items: Vec<Vec<Arc<str>>>,
+    ints: Vec<Arc<str>>,
+}
+
+/// Small integers with a shared display name.
+const SHARED_INTS: i64 = 256;
+
+impl Labels {
+    /// The names of every item of `kinds`, and of the integers 0 to 255.
+    pub fn new(kinds: &[Kind]) -> Labels {
+        Labels {
+            items: kinds
+                .iter()
+                .map(|k| k.items.iter().map(|i| Arc::from(i.as_str())).collect())
+                .collect(),
+            ints: (0..SHARED_INTS).map(|i| Arc::from(i.to_string())).collect(),
+        }
+    }
 }
 
 impl Ruleset {
@@ -261,6 +289,25 @@ impl Ruleset {
             .iter()
             .position(|v| v.name == name)
             .map(|i| i as VarId)
+    }
+
+    /// The display name of a value of a type, shared when it can be.
+    pub fn label(&self, ty: &Ty, value: i64, players: usize) -> Arc<str> {
+        let shared = match ty {
+            Ty::Ent(k) if *k != PLAYER || (0..players as i64).contains(&value) => {
+                usize::try_from(value)
+                    .ok()
+                    .and_then(|v| self.labels.items.get(*k as usize)?.get(v))
+            }
+            Ty::Int => usize::try_from(value)
+                .ok()
+                .and_then(|v| self.labels.ints.get(v)),
+            _ => None,
+        };
+        match shared {
+            Some(l) => l.clone(),
+            None => Arc::from(self.display(ty, value, players)),
+        }
     }
 
     /// The display name of a value of a type.

@@ -360,7 +360,7 @@ fn run_step(cx: &mut Ctx, game: &mut Game, step: &Node, out: &mut Outcome) {
         let because = m.get_node("because").and_then(scalar);
         let sp = cx.span(n);
         match game.legal() {
-            Ok(legal) if legal.iter().any(|d| d.name == name) => {
+            Ok(legal) if legal.iter().any(|d| *d.name == *name) => {
                 cx.fail(
                     sp,
                     format!("`{name}` should be refused, but it is legal"),
@@ -400,7 +400,7 @@ fn run_step(cx: &mut Ctx, game: &mut Game, step: &Node, out: &mut Outcome) {
             .unwrap_or_default();
         let mut got: Vec<String> = game
             .legal()
-            .map(|l| l.into_iter().map(|d| d.name).collect())
+            .map(|l| l.into_iter().map(|d| d.name.to_string()).collect())
             .unwrap_or_default();
         let mut w = want.clone();
         w.sort();
