@@ -290,3 +290,18 @@ fn a_legal_before_a_requirement_is_caught_when_checked_and_when_played() {
     g.apply_named("1").unwrap();
     assert!(g.is_over());
 }
+
+#[test]
+fn two_options_with_one_name_are_a_rules_error_when_reached() {
+    // Base nim: one per-element arm over a range, nothing can clash.
+    assert!(!nim().choices[0].names_may_clash);
+    let rules = nim_variant("clash", false);
+    assert!(rules.choices[0].names_may_clash);
+    let mut g = Game::new(rules, 2, 0).unwrap();
+    let e = g.legal().unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("two options of this choice are both named `red`"),
+        "{e}"
+    );
+}

@@ -302,6 +302,12 @@ impl Game {
             .iter()
             .map(|(a, v)| self.option_name(*a, *v))
             .collect();
+        let Status::Waiting { choice, .. } = self.state.status else {
+            return Ok(names);
+        };
+        if !self.rules.choices[choice as usize].names_may_clash {
+            return Ok(names);
+        }
         let mut seen = std::collections::HashSet::with_capacity(names.len());
         if let Some(n) = names.iter().find(|n| !seen.insert(&***n)) {
             return Err(ApplyError::Runtime(RuntimeError {
@@ -318,9 +324,10 @@ impl Game {
     fn try_options(&mut self, names: &[Arc<str>], cut: bool) -> Result<Pending, ApplyError> {
         let mut legal = Vec::new();
         let mut refused = Vec::new();
-        let options = self.state.vm.options.clone();
         let saved_cut = std::mem::replace(&mut self.state.cut_at_legal, cut);
-        for ((arm, value), name) in options.into_iter().zip(names.iter().cloned()) {
+        // A try leaves the pending options as they were (see `begin_try`).
+        for (i, name) in names.iter().cloned().enumerate() {
+            let (arm, value) = self.state.vm.options[i];
             if let Some(exit) = light_try(&self.rules, &mut self.state, arm, value) {
                 match exit {
                     Ok(Ok(m)) => legal.push((Decision { name, arm, value }, Next::Rerun(m))),
@@ -573,15 +580,23 @@ impl Game {
 /// same player's decisions, `depth` levels at most. Each way is tried in
 /// place and undone: `st` is as it was when this returns.
 fn dead_end(rules: &Ruleset, st: &mut State, depth: usize) -> Result<Option<Why>, ApplyError> {
-    let options = st.vm.options.clone();
     let me = st.status_player();
-    let mut reasons: Vec<Option<Why>> = vec![None; options.len()];
+    // The reason of the refused option with the highest index, whatever
+    // order the search took.
+    let mut last: Option<(usize, Why)> = None;
+    let mut note = |i: usize, why: Option<Why>| {
+        if let Some(w) = why {
+            if last.is_none_or(|(j, _)| j < i) {
+                last = Some((i, w));
+            }
+        }
+    };
     for i in search_order(rules, st) {
-        let (arm, value) = options[i];
+        let (arm, value) = st.vm.options[i];
         if let Some(exit) = light_try(rules, st, arm, value) {
             match exit? {
                 Ok(_) => return Ok(None),
-                Err(r) => reasons[i] = Some(r),
+                Err(r) => note(i, Some(r)),
             }
             continue;
         }
@@ -591,12 +606,12 @@ fn dead_end(rules: &Ruleset, st: &mut State, depth: usize) -> Result<Option<Why>
         st.end_try(mark);
         match found? {
             None => return Ok(None),
-            Some(r) => reasons[i] = r,
+            Some(r) => note(i, r),
         }
     }
     // Every way on fails: the reason given is the one of the last option,
     // whatever order the search took.
-    let first_reason = reasons.into_iter().rev().flatten().next();
+    let first_reason = last.map(|(_, w)| w);
     let span = match st.status {
         Status::Waiting { choice, .. } => rules.choices[choice as usize].span,
         _ => Span::default(),

@@ -2144,6 +2144,7 @@ impl<'a> Compiler<'a> {
             prompt: ch.prompt.clone().unwrap_or_else(|| "choose".into()),
             arms: Vec::new(),
             span: sp,
+            names_may_clash: true,
         });
         f.emit(Op::Load(who), sp);
         f.emit(Op::ChooseWait(choice_id), sp);
@@ -2190,7 +2191,36 @@ impl<'a> Compiler<'a> {
             f.patch(e, here);
         }
         // Known once the bodies are compiled (nested choices come first).
+        self.choices[choice_id as usize].names_may_clash = names_may_clash(&arms, self.kinds);
         self.choices[choice_id as usize].arms = arms;
+    }
+}
+
+/// Whether two options of a choice with these arms may show the same name
+/// (checked when the choice is reached). One arm never offers a value
+/// twice (it ranges over a kind, a set or a range), and named arms are
+/// distinct identifiers; so a clash needs two per-element arms, or a named
+/// arm spelled like an item its per-element arm may offer.
+fn names_may_clash(arms: &[ArmDef], kinds: &[Kind]) -> bool {
+    let each: Vec<&Ty> = arms
+        .iter()
+        .filter(|a| a.name.is_none())
+        .map(|a| &a.ty)
+        .collect();
+    let [ty] = each.as_slice() else {
+        return each.len() > 1;
+    };
+    let named = arms.iter().filter_map(|a| a.name.as_deref());
+    match ty {
+        // Identifiers are never numbers, `true` or `false`.
+        Ty::Int | Ty::Bool => false,
+        Ty::Ent(k) => {
+            let items = &kinds[*k as usize].items;
+            named.into_iter().any(|n| {
+                n == "none" || items.iter().any(|i| i == n) || (*k == PLAYER && n.starts_with('p'))
+            })
+        }
+        _ => named.count() > 0,
     }
 }
 

@@ -206,6 +206,10 @@ pub struct ChoiceDef {
     pub arms: Vec<ArmDef>,
     /// Where it was written.
     pub span: Span,
+    /// Whether two of its options may show the same name, which is then
+    /// checked each time the choice is reached (see `names_may_clash` in
+    /// the compiler).
+    pub names_may_clash: bool,
 }
 
 /// A loaded, checked ruleset.
