@@ -2169,7 +2169,9 @@ impl<'a> Compiler<'a> {
             }
             let body = f.here() as usize;
             self.block(f, &arm.body);
-            arms[i].light = decided_prefix(&f.code, body, first_slot).map(|_| LightArm {
+            let sigs = self.sigs;
+            let is_fn = |fid: u32| sigs.get(fid as usize).is_some_and(|s| !s.is_proc);
+            arms[i].light = decided_prefix(&f.code, body, first_slot, is_fn).map(|_| LightArm {
                 start: body as u32,
                 bind,
             });
@@ -2227,9 +2229,15 @@ fn names_may_clash(arms: &[ArmDef], kinds: &[Kind]) -> bool {
 /// Whether the code of an arm, from `body`, is decided by a pure prefix:
 /// it reaches a `legal;` (whose index is returned) along every path that
 /// does not fail, reading the state but writing only locals of the arm
-/// (slots from `first_slot` on), calling nothing and drawing no random
-/// number. Such an arm can be tried without preparing an undo.
-fn decided_prefix(code: &[Op], body: usize, first_slot: u16) -> Option<usize> {
+/// (slots from `first_slot` on), calling no procedure (functions cannot
+/// change the state) and drawing no random number. Such an arm can be
+/// tried without preparing an undo.
+fn decided_prefix(
+    code: &[Op],
+    body: usize,
+    first_slot: u16,
+    is_fn: impl Fn(u32) -> bool,
+) -> Option<usize> {
     let end = body
         + code[body..]
             .iter()
@@ -2243,6 +2251,7 @@ fn decided_prefix(code: &[Op], body: usize, first_slot: u16) -> Option<usize> {
             Op::Store(l) => local(l),
             Op::SetNext { set, cur, var } => local(set) && local(cur) && local(var),
             Op::Builtin(b, _) => !matches!(b, Builtin::Random | Builtin::Roll),
+            Op::Call(fid, _) => is_fn(*fid),
             Op::Const(_)
             | Op::Load(_)
             | Op::LoadVar(_)
