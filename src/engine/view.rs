@@ -1,6 +1,6 @@
 //! Views: the state as one player may see it, and error reports.
 
-use crate::engine::state::{RuntimeError, State};
+use crate::engine::state::{RuntimeError, State, Value};
 use crate::engine::vm::elements;
 use crate::lang::ast::Visibility;
 use crate::model::diag::{Diagnostic, Diagnostics};
@@ -30,8 +30,7 @@ pub fn render(rules: &Ruleset, st: &State, seat: Option<usize>) -> Vec<String> {
             } else {
                 match &v.ty {
                     Ty::Set(k) => {
-                        let bits: Vec<u64> = words.iter().map(|w| *w as u64).collect();
-                        let val = crate::engine::state::Value::S(std::sync::Arc::new(bits));
+                        let val = Value::S(words.iter().map(|w| *w as u64).collect());
                         let names: Vec<String> = elements(&val)
                             .iter()
                             .map(|e| rules.display(&Ty::Ent(*k), *e, st.nplayers))

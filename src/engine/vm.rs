@@ -1,12 +1,11 @@
 //! The interpreter: runs compiled rules on a state until the next decision,
 //! a failed requirement, or the end of the game program.
 
-use std::sync::Arc;
-
 use rand_core::RngCore;
+use rand_pcg::Pcg64;
 
 use crate::engine::bytecode::{Builtin, Op};
-use crate::engine::state::{Frame, RuntimeError, State, Status, Value};
+use crate::engine::state::{Bits, Frame, RuntimeError, State, Status, Value, INLINE_WORDS};
 use crate::lang::ast::BinOp;
 use crate::lang::span::Span;
 use crate::model::ruleset::{Ruleset, Ty, PLAYER};
@@ -86,15 +85,43 @@ fn err(span: Span, msg: impl Into<String>) -> RuntimeError {
     }
 }
 
-fn set_bits(n: usize) -> Vec<u64> {
-    vec![0u64; n.div_ceil(64).max(1)]
+/// An empty set with room for items `0..n` (at least one word).
+fn set_bits(n: usize) -> Bits {
+    Bits::from_elem(0, n.div_ceil(64).max(1))
+}
+
+/// A set of `n` words, word `i` being `word(i)`: built in place when it
+/// fits, without the checks of a general collection.
+#[inline]
+fn set_from_fn(n: usize, word: impl Fn(usize) -> u64) -> Bits {
+    if n > INLINE_WORDS {
+        return (0..n).map(word).collect();
+    }
+    let mut buf = [0u64; INLINE_WORDS];
+    for (i, b) in buf[..n].iter_mut().enumerate() {
+        *b = word(i);
+    }
+    Bits::from_buf_and_len(buf, n)
+}
+
+/// The set of items `0..n`.
+fn set_all(n: usize) -> Bits {
+    set_from_fn(n.div_ceil(64).max(1), |w| {
+        let k = n.saturating_sub(w * 64).min(64);
+        if k == 64 {
+            u64::MAX
+        } else {
+            (1 << k) - 1
+        }
+    })
 }
 
 fn set_has(bits: &[u64], i: i64) -> bool {
     i >= 0 && (i as usize / 64) < bits.len() && bits[i as usize / 64] >> (i % 64) & 1 == 1
 }
 
-fn set_put(bits: &mut Vec<u64>, i: i64, on: bool) {
+#[inline]
+fn set_put(bits: &mut Bits, i: i64, on: bool) {
     if i < 0 {
         return;
     }
@@ -194,11 +221,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let stack = &mut st.vm.stack;
                 match vd.ty {
                     crate::model::ruleset::Ty::Set(_) => {
-                        let bits: Vec<u64> = st.words[off..off + vd.elem_words]
-                            .iter()
-                            .map(|w| *w as u64)
-                            .collect();
-                        stack.push(Value::S(Arc::new(bits)));
+                        let words = &st.words[off..off + vd.elem_words];
+                        stack.push(Value::S(set_from_fn(words.len(), |i| words[i] as u64)));
                     }
                     _ => stack.push(Value::I(st.words[off])),
                 }
@@ -348,19 +372,15 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 } else {
                     rules.kinds[*k as usize].items.len()
                 };
-                let mut bits = set_bits(n);
-                for i in 0..n {
-                    set_put(&mut bits, i as i64, true);
-                }
-                stack.push(Value::S(Arc::new(bits)));
+                stack.push(Value::S(set_all(n)));
             }
             Op::SetMake(_, n) => {
-                let mut bits = vec![0u64; 1];
+                let mut bits = set_bits(0);
                 for _ in 0..*n {
                     let e = pop_i!();
                     set_put(&mut bits, e, true);
                 }
-                stack.push(Value::S(Arc::new(bits)));
+                stack.push(Value::S(bits));
             }
             Op::SetIn => {
                 let s = stack.pop().expect("set");
@@ -395,28 +415,26 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::Adjacent(k) => {
                 let c = pop_i!();
                 let kind = &rules.kinds[*k as usize];
-                let mut bits = vec![0u64; kind.items.len().div_ceil(64).max(1)];
+                let mut bits = set_bits(kind.items.len());
                 if c >= 0 {
-                    for n in kind
-                        .adjacent
-                        .get(c as usize)
-                        .map_or(&[][..], |v| v.as_slice())
-                    {
-                        set_put(&mut bits, *n as i64, true);
+                    let words: &mut [u64] = &mut bits;
+                    for n in kind.adjacent.get(c as usize).map_or(&[][..], Vec::as_slice) {
+                        // A neighbour is an item of the kind: within the set.
+                        words[*n as usize / 64] |= 1 << (n % 64);
                     }
                 }
-                stack.push(Value::S(Arc::new(bits)));
+                stack.push(Value::S(bits));
             }
             Op::Connected(k) => {
                 let within = stack.pop().expect("set");
                 let c = pop_i!();
                 let kind = &rules.kinds[*k as usize];
                 let bits = if c < 0 {
-                    vec![0]
+                    set_bits(0)
                 } else {
                     crate::model::grid::connected(kind, c as usize, within.bits())
                 };
-                st.vm.stack.push(Value::S(Arc::new(bits)));
+                st.vm.stack.push(Value::S(bits));
             }
             Op::Components(k) => {
                 let cells = stack.pop().expect("set");
@@ -448,13 +466,13 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::SelectEq(v) => {
                 let x = pop_i!();
                 let words = row(rules, st, *v);
-                let mut bits = vec![0u64; words.len().div_ceil(64).max(1)];
+                let mut bits = set_bits(words.len());
                 for (i, w) in words.iter().enumerate() {
                     if *w == x {
                         bits[i / 64] |= 1 << (i % 64);
                     }
                 }
-                st.vm.stack.push(Value::S(Arc::new(bits)));
+                st.vm.stack.push(Value::S(bits));
             }
             Op::CountEq(v) => {
                 let x = pop_i!();
@@ -479,9 +497,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::Builtin(b, argc) => {
                 let at = stack.len() - *argc as usize;
-                let args: Vec<Value> = stack.drain(at..).collect();
-                let r = builtin(*b, &args, st, span!())?;
-                st.vm.stack.push(r);
+                let r = builtin(*b, &stack[at..], &mut st.rng, st.nplayers, span!());
+                stack.truncate(at);
+                stack.push(r?);
             }
             Op::ChooseBegin => st.vm.options.clear(),
             Op::ChooseAdd(arm) => {
@@ -770,11 +788,11 @@ fn list_op(
             st.vm.stack.push(Value::I(has as i64));
         }
         Op::ListSet(_) => {
-            let mut bits = vec![0u64; 1];
+            let mut bits = set_bits(0);
             for w in &st.words[off + 1..off + 1 + len] {
                 set_put(&mut bits, *w, true);
             }
-            st.vm.stack.push(Value::S(Arc::new(bits)));
+            st.vm.stack.push(Value::S(bits));
         }
         Op::ListDraw(_) => {
             if len == 0 {
@@ -853,8 +871,8 @@ fn binary(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, RuntimeErr
         let n = x.len().max(y.len());
         let get = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
         return Ok(match op {
-            Add => Value::S(Arc::new((0..n).map(|i| get(x, i) | get(y, i)).collect())),
-            Sub => Value::S(Arc::new((0..n).map(|i| get(x, i) & !get(y, i)).collect())),
+            Add => Value::S(set_from_fn(n, |i| get(x, i) | get(y, i))),
+            Sub => Value::S(set_from_fn(n, |i| get(x, i) & !get(y, i))),
             Eq => Value::I((0..n).all(|i| get(x, i) == get(y, i)) as i64),
             Ne => Value::I((0..n).any(|i| get(x, i) != get(y, i)) as i64),
             _ => return Err(err(span, "unsupported operation on sets")),
@@ -921,9 +939,16 @@ fn floor_div(x: i64, y: i64) -> i64 {
     }
 }
 
-fn builtin(b: Builtin, args: &[Value], st: &mut State, span: Span) -> Result<Value, RuntimeError> {
+/// Runs a builtin on its arguments (the top of the stack, left in place).
+fn builtin(
+    b: Builtin,
+    args: &[Value],
+    rng: &mut Pcg64,
+    nplayers: usize,
+    span: Span,
+) -> Result<Value, RuntimeError> {
     let i = |k: usize| args.get(k).map_or(0, |v| v.int());
-    let n = st.nplayers as i64;
+    let n = nplayers as i64;
     Ok(match b {
         Builtin::Min2 => Value::I(i(0).min(i(1))),
         Builtin::Max2 => Value::I(i(0).max(i(1))),
@@ -942,27 +967,31 @@ fn builtin(b: Builtin, args: &[Value], st: &mut State, span: Span) -> Result<Val
             Value::I((i(0) - 1).rem_euclid(n))
         }
         Builtin::NumPlayers => Value::I(n),
-        Builtin::Random => {
-            let elems: Vec<i64> = set_elems(args[0].bits()).collect();
-            if elems.is_empty() {
-                Value::I(-1)
-            } else {
-                Value::I(elems[(st.rng.next_u64() % elems.len() as u64) as usize])
-            }
-        }
+        Builtin::Random => Value::I(random_elem(args[0].bits(), rng)),
         Builtin::Roll => {
             if i(0) <= 0 {
                 return Err(err(span, "roll(n) needs n > 0"));
             }
-            Value::I((st.rng.next_u64() % i(0) as u64) as i64)
+            Value::I((rng.next_u64() % i(0) as u64) as i64)
         }
         Builtin::First => Value::I(set_elems(args[0].bits()).next().unwrap_or(-1)),
         Builtin::With | Builtin::Without => {
-            let mut bits = args[0].bits().to_vec();
+            let mut bits = Bits::from_slice(args[0].bits());
             set_put(&mut bits, i(1), b == Builtin::With);
-            Value::S(Arc::new(bits))
+            Value::S(bits)
         }
     })
+}
+
+/// An element of a set drawn at random (`none` from an empty set, which
+/// draws nothing).
+fn random_elem(bits: &[u64], rng: &mut Pcg64) -> i64 {
+    let n = set_count(bits);
+    if n == 0 {
+        return -1;
+    }
+    let k = rng.next_u64() % n as u64;
+    set_elems(bits).nth(k as usize).unwrap_or(-1)
 }
 
 /// The elements of a set value, ascending.
