@@ -158,6 +158,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     // The running frame is kept in locals; it is written back to the frame
     // stack only when control leaves it (calls, decisions, failures).
     let (mut fi, mut pc, mut base) = (frame.func as usize, frame.pc as usize, frame.base as usize);
+    // The running function's code, looked up again only when it changes.
+    let mut code: &[Op] = &rules.funcs[fi].code;
     macro_rules! save_pc {
         () => {
             if let Some(f) = st.vm.frames.last_mut() {
@@ -178,6 +180,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     fi = f.func as usize;
                     pc = f.pc as usize;
                     base = f.base as usize;
+                    code = &rules.funcs[fi].code;
                 }
                 None => {
                     st.status = Status::Over;
@@ -187,9 +190,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
         };
     }
     loop {
-        let func = &rules.funcs[fi];
-        let Some(op) = func.code.get(pc) else {
-            return Err(err(func.span, "ran past the end of a function"));
+        let Some(op) = code.get(pc) else {
+            return Err(err(rules.funcs[fi].span, "ran past the end of a function"));
         };
         pc += 1;
         steps += 1;
@@ -341,7 +343,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 reload!();
             }
             Op::Ret => {
-                let result = if func.returns { stack.pop() } else { None };
+                let result = if rules.funcs[fi].returns {
+                    stack.pop()
+                } else {
+                    None
+                };
                 stack.truncate(base);
                 st.vm.frames.pop();
                 if let Some(r) = result {

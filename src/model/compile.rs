@@ -1352,11 +1352,17 @@ impl<'a> Compiler<'a> {
                 format!("write {n}({})", names.join(", ")),
             );
         }
+        let mut locals = Vec::new();
         for (a, (pname, pt)) in args.iter().zip(&sig.params) {
+            let start = f.code.len();
             let t = self.expr(f, a);
             self.expect(pt, &t, a.span, &format!("argument `{pname}`"));
+            locals.push(match f.code[start..] {
+                [Op::Load(l)] => Some(l),
+                _ => None,
+            });
         }
-        if self.try_inline(f, fid, &sig, sp) {
+        if self.try_inline(f, fid, &sig, sp, &locals) {
             return sig.ret;
         }
         f.emit(Op::Call(fid, args.len() as u8), sp);
@@ -1525,17 +1531,38 @@ impl<'a> Compiler<'a> {
     /// arguments (already on the stack) bound to fresh locals. The caller's
     /// names are hidden while the body compiles; mistakes in the body were
     /// reported when the function itself was compiled.
-    fn try_inline(&mut self, f: &mut FnCtx, fid: u32, sig: &Sig, sp: Span) -> bool {
+    /// When every argument is a local (`locals`), the parameters name
+    /// those locals directly (parameters cannot be assigned) instead of
+    /// copies.
+    fn try_inline(
+        &mut self,
+        f: &mut FnCtx,
+        fid: u32,
+        sig: &Sig,
+        sp: Span,
+        locals: &[Option<u16>],
+    ) -> bool {
         let Some(Some(body)) = self.fn_bodies.get(fid as usize).copied() else {
             return false;
         };
         if sig.is_proc || self.inlining.len() >= 4 || self.inlining.contains(&fid) {
             return false;
         }
-        let slots: Vec<u16> = sig.params.iter().map(|_| f.temp()).collect();
-        for slot in slots.iter().rev() {
-            f.emit(Op::Store(*slot), sp);
-        }
+        let slots: Vec<u16> = match locals.iter().copied().collect::<Option<Vec<u16>>>() {
+            // The arguments' loads are the last instructions: dropped.
+            Some(slots) if !slots.is_empty() => {
+                f.code.truncate(f.code.len() - slots.len());
+                f.spans.truncate(f.spans.len() - slots.len());
+                slots
+            }
+            _ => {
+                let slots: Vec<u16> = sig.params.iter().map(|_| f.temp()).collect();
+                for slot in slots.iter().rev() {
+                    f.emit(Op::Store(*slot), sp);
+                }
+                slots
+            }
+        };
         let hidden: Vec<String> = f
             .locals
             .iter_mut()
