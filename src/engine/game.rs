@@ -328,32 +328,7 @@ impl Game {
         // A try leaves the pending options as they were (see `begin_try`).
         for (i, name) in names.iter().cloned().enumerate() {
             let (arm, value) = self.state.vm.options[i];
-            if let Some(exit) = light_try(&self.rules, &mut self.state, arm, value) {
-                match exit {
-                    Ok(Ok(m)) => legal.push((Decision { name, arm, value }, Next::Rerun(m))),
-                    Ok(Err(why)) => refused.push((name, why)),
-                    Err(e) => {
-                        self.state.cut_at_legal = saved_cut;
-                        return Err(e);
-                    }
-                }
-                continue;
-            }
-            let mark = self.state.begin_try();
-            vm::resume(&mut self.state, arm, value);
-            let verdict = match vm::run(&self.rules, &mut self.state) {
-                Ok(Exit::Failed(m)) => Ok(Err(Why::Message(m))),
-                Ok(Exit::Decide) => dead_end(&self.rules, &mut self.state, LOOKAHEAD)
-                    .map(|r| r.map_or(Ok(None), Err)),
-                Ok(Exit::Legal(m)) => Ok(Ok(Some(Next::Rerun(m)))),
-                Ok(Exit::Over) => Ok(Ok(None)),
-                Err(e) => Err(ApplyError::Runtime(e)),
-            };
-            let verdict = verdict.map(|v| {
-                v.map(|next| next.unwrap_or_else(|| Next::Ready(Box::new(self.state.snapshot()))))
-            });
-            self.state.end_try(mark);
-            match verdict {
+            match self.try_option(arm, value) {
                 Ok(Ok(next)) => legal.push((Decision { name, arm, value }, next)),
                 Ok(Err(why)) => refused.push((name, why)),
                 Err(e) => {
@@ -364,6 +339,30 @@ impl Game {
         }
         self.state.cut_at_legal = saved_cut;
         Ok(Pending { legal, refused })
+    }
+
+    /// Tries one option in place and undoes it: what applying it takes, or
+    /// why it is refused.
+    fn try_option(&mut self, arm: u16, value: i64) -> Result<Result<Next, Why>, ApplyError> {
+        if let Some(exit) = light_try(&self.rules, &mut self.state, arm, value) {
+            return exit.map(|r| r.map(Next::Rerun));
+        }
+        let mark = self.state.begin_try();
+        vm::resume(&mut self.state, arm, value);
+        let verdict = match vm::run(&self.rules, &mut self.state) {
+            Ok(Exit::Failed(m)) => Ok(Err(Why::Message(m))),
+            Ok(Exit::Decide) => {
+                dead_end(&self.rules, &mut self.state, LOOKAHEAD).map(|r| r.map_or(Ok(None), Err))
+            }
+            Ok(Exit::Legal(m)) => Ok(Ok(Some(Next::Rerun(m)))),
+            Ok(Exit::Over) => Ok(Ok(None)),
+            Err(e) => Err(ApplyError::Runtime(e)),
+        };
+        let verdict = verdict.map(|v| {
+            v.map(|next| next.unwrap_or_else(|| Next::Ready(Box::new(self.state.snapshot()))))
+        });
+        self.state.end_try(mark);
+        verdict
     }
 
     /// The check of `legal;`: an option legal when runs stop at `legal;`
