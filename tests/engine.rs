@@ -5,6 +5,15 @@ use std::sync::Arc;
 
 use tabula::engine::Game;
 
+/// The names of the legal decisions.
+fn legal_names(g: &mut Game) -> Vec<String> {
+    g.legal()
+        .unwrap()
+        .into_iter()
+        .map(|d| d.name.to_string())
+        .collect()
+}
+
 fn nim() -> Arc<tabula::model::Ruleset> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim");
     Arc::new(tabula::model::load(&dir, &[]).expect("nim loads"))
@@ -13,24 +22,14 @@ fn nim() -> Arc<tabula::model::Ruleset> {
 #[test]
 fn nim_offers_one_to_three_and_refuses_more_than_the_pile() {
     let mut g = Game::new(nim(), 2, 0).unwrap();
-    let names: Vec<String> = g
-        .legal()
-        .unwrap()
-        .into_iter()
-        .map(|d| d.name.to_string())
-        .collect();
+    let names: Vec<String> = legal_names(&mut g);
     assert_eq!(names, ["1", "2", "3"]);
     for _ in 0..4 {
         g.apply_named("3").unwrap();
     }
     // 3 left: all three still legal, then 1 left: only "1".
     g.apply_named("2").unwrap();
-    let names: Vec<String> = g
-        .legal()
-        .unwrap()
-        .into_iter()
-        .map(|d| d.name.to_string())
-        .collect();
+    let names: Vec<String> = legal_names(&mut g);
     assert_eq!(names, ["1"]);
     assert!(g.apply_named("2").is_err());
     g.apply_named("1").unwrap();
@@ -65,12 +64,7 @@ fn a_variant_overlays_parameters_and_an_unknown_variant_is_refused() {
     let rules = Arc::new(tabula::model::load(&dir, &["big".to_string()]).expect("variant loads"));
     assert_eq!(rules.variants, vec!["big".to_string()]);
     let mut g = Game::new(rules, 2, 0).unwrap();
-    let names: Vec<String> = g
-        .legal()
-        .unwrap()
-        .into_iter()
-        .map(|d| d.name.to_string())
-        .collect();
+    let names: Vec<String> = legal_names(&mut g);
     assert_eq!(names, ["1", "2", "3", "4"]);
     match tabula::model::load(&dir, &["bgi".to_string()]) {
         Err(tabula::model::LoadError::NotFound { message, help }) => {
@@ -173,12 +167,7 @@ fn grids_give_neighbours_regions_and_components() {
     assert_eq!(rules.kinds[2].adjacent[6].len(), 6);
     let mut g = Game::new(rules, 2, 0).unwrap();
     // 10 land cells (two river cells are never offered).
-    let legal: Vec<String> = g
-        .legal()
-        .unwrap()
-        .into_iter()
-        .map(|d| d.name.to_string())
-        .collect();
+    let legal: Vec<String> = legal_names(&mut g);
     assert_eq!(legal.len(), 10);
     assert!(!legal.contains(&"board_1_0".to_string()));
     // Black: the left column and board_2_2; white takes the rest.
@@ -242,12 +231,7 @@ fn legal_ends_the_look_ahead_and_refusals_before_it_keep_their_reasons() {
     for check in [false, true] {
         let mut g = Game::new(nim_variant("legal", check), 2, 0).unwrap();
         down_to_one(&mut g);
-        let names: Vec<String> = g
-            .legal()
-            .unwrap()
-            .into_iter()
-            .map(|d| d.name.to_string())
-            .collect();
+        let names: Vec<String> = legal_names(&mut g);
         assert_eq!(names, ["1"]);
         let refused = g.refused().unwrap();
         assert_eq!(refused.len(), 2);

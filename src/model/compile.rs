@@ -1750,31 +1750,12 @@ impl<'a> Compiler<'a> {
                 (top, exit_jump, var_slot) = self.count_up(f, &b.var.name, elem_ty.clone(), sp);
             }
             Source::Range(lo, hi, incl) => {
-                let t = self.expr(f, hi);
-                self.expect(&Ty::Int, &t, hi.span, "the end of a range");
-                if *incl {
-                    f.emit(Op::Const(1), sp);
-                    f.emit(Op::Bin(BinOp::Add), sp);
-                }
-                let t = self.expr(f, lo);
-                self.expect(&Ty::Int, &t, lo.span, "the start of a range");
+                self.range_bounds(f, lo, hi, *incl, sp);
                 elem_ty = Ty::Int;
                 (top, exit_jump, var_slot) = self.count_up(f, &b.var.name, Ty::Int, sp);
             }
             Source::Expr(e) => {
-                let t = self.expr(f, e);
-                let k = match t {
-                    Ty::Set(k) => k,
-                    Ty::Error => ANY_KIND,
-                    other => {
-                        self.err(
-                            e.span,
-                            format!("cannot range over {}", self.tn(&other)),
-                            "range over a kind, a set, a list or `lo..hi`",
-                        );
-                        ANY_KIND
-                    }
-                };
+                let k = self.set_source(f, e);
                 (elem_ty, top, exit_jump, var_slot) = self.visit_set(f, &b.var.name, k, sp);
             }
         }
@@ -2048,6 +2029,35 @@ impl<'a> Compiler<'a> {
         Some(Ty::Int)
     }
 
+    /// Pushes the end (excluded) then the start of the range `lo..hi`
+    /// (`lo..=hi` when `incl`).
+    fn range_bounds(&mut self, f: &mut FnCtx, lo: &Expr, hi: &Expr, incl: bool, sp: Span) {
+        let t = self.expr(f, hi);
+        self.expect(&Ty::Int, &t, hi.span, "the end of a range");
+        if incl {
+            f.emit(Op::Const(1), sp);
+            f.emit(Op::Bin(BinOp::Add), sp);
+        }
+        let t = self.expr(f, lo);
+        self.expect(&Ty::Int, &t, lo.span, "the start of a range");
+    }
+
+    /// Pushes the set `e` that a binder ranges over; its items' kind.
+    fn set_source(&mut self, f: &mut FnCtx, e: &Expr) -> KindId {
+        match self.expr(f, e) {
+            Ty::Set(k) => k,
+            Ty::Error => ANY_KIND,
+            other => {
+                self.err(
+                    e.span,
+                    format!("cannot range over {}", self.tn(&other)),
+                    "range over a kind, a set, a list or `lo..hi`",
+                );
+                ANY_KIND
+            }
+        }
+    }
+
     /// Offers every element of an unfiltered source (`x in kind`,
     /// `x in set`, `x in lo..hi`) as an option of arm `arm`, in one
     /// instruction; returns the elements' type.
@@ -2061,18 +2071,7 @@ impl<'a> Compiler<'a> {
                     f.emit(Op::ChooseAddRange(arm), sp);
                     return Ty::Ent(k);
                 }
-                let k = match self.expr(f, e) {
-                    Ty::Set(k) => k,
-                    Ty::Error => ANY_KIND,
-                    other => {
-                        self.err(
-                            e.span,
-                            format!("cannot range over {}", self.tn(&other)),
-                            "range over a kind, a set, a list or `lo..hi`",
-                        );
-                        ANY_KIND
-                    }
-                };
+                let k = self.set_source(f, e);
                 f.emit(Op::ChooseAddSet(arm), sp);
                 if k == ANY_KIND {
                     Ty::Error
@@ -2081,14 +2080,7 @@ impl<'a> Compiler<'a> {
                 }
             }
             Source::Range(lo, hi, incl) => {
-                let t = self.expr(f, hi);
-                self.expect(&Ty::Int, &t, hi.span, "the end of a range");
-                if *incl {
-                    f.emit(Op::Const(1), sp);
-                    f.emit(Op::Bin(BinOp::Add), sp);
-                }
-                let t = self.expr(f, lo);
-                self.expect(&Ty::Int, &t, lo.span, "the start of a range");
+                self.range_bounds(f, lo, hi, *incl, sp);
                 f.emit(Op::ChooseAddRange(arm), sp);
                 Ty::Int
             }
