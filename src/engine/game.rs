@@ -285,9 +285,13 @@ impl Game {
             return Ok(());
         }
         let names = self.option_names()?;
-        let pending = self.try_options(&names, true)?;
-        if self.check_legal {
-            let full = self.try_options(&names, false)?;
+        let full = if self.check_legal {
+            Some(self.try_options(names.clone(), false)?)
+        } else {
+            None
+        };
+        let pending = self.try_options(names, true)?;
+        if let Some(full) = full {
             self.compare_full(&pending, &full)?;
         }
         self.pending = Some(pending);
@@ -321,12 +325,12 @@ impl Game {
     /// Tries every option in place (undone after): legal ones with what
     /// applying them takes, refused ones with their reasons. With `cut`,
     /// an option's run stops at a `legal;`.
-    fn try_options(&mut self, names: &[Arc<str>], cut: bool) -> Result<Pending, ApplyError> {
+    fn try_options(&mut self, names: Vec<Arc<str>>, cut: bool) -> Result<Pending, ApplyError> {
         let mut legal = Vec::new();
         let mut refused = Vec::new();
         let saved_cut = std::mem::replace(&mut self.state.cut_at_legal, cut);
         // A try leaves the pending options as they were (see `begin_try`).
-        for (i, name) in names.iter().cloned().enumerate() {
+        for (i, name) in names.into_iter().enumerate() {
             let (arm, value) = self.state.vm.options[i];
             match self.try_option(arm, value) {
                 Ok(Ok(next)) => legal.push((Decision { name, arm, value }, next)),
@@ -590,7 +594,17 @@ fn dead_end(rules: &Ruleset, st: &mut State, depth: usize) -> Result<Option<Why>
             }
         }
     };
-    for i in search_order(rules, st) {
+    let n = st.vm.options.len();
+    let has_quick = choice_arms(rules, st).iter().any(|a| a.quick);
+    // The quick options first (when there are any), then the others.
+    let passes: &[bool] = if has_quick { &[true, false] } else { &[false] };
+    for (pass, i) in passes
+        .iter()
+        .flat_map(|p| (0..n).rev().map(move |i| (*p, i)))
+    {
+        if has_quick && is_quick(rules, st, i) != pass {
+            continue;
+        }
         let (arm, value) = st.vm.options[i];
         if let Some(exit) = light_try(rules, st, arm, value) {
             match exit? {
@@ -689,21 +703,20 @@ fn try_way(
     }
 }
 
-/// The order in which the look-ahead tries the options of `st`: the quick
-/// ones first (a `pass`, a `done`), then the others, later arms first
+/// The arms of the choice `st` waits at (none when it waits for nothing).
+fn choice_arms<'r>(rules: &'r Ruleset, st: &State) -> &'r [crate::model::ruleset::ArmDef] {
+    match st.status {
+        Status::Waiting { choice, .. } => &rules.choices[choice as usize].arms,
+        _ => &[],
+    }
+}
+
+/// Whether the `i`-th option of the choice `st` waits at is quick (a
+/// `pass`, a `done`): the look-ahead tries those first, as they usually
+/// end a player's sequence at once; then the others, later arms first
 /// (often the ones that end a sequence). Only the time the look-ahead
-/// takes depends on it, never its answer.
-fn search_order(rules: &Ruleset, st: &State) -> Vec<usize> {
-    let Status::Waiting { choice, .. } = st.status else {
-        return Vec::new();
-    };
-    let arms = &rules.choices[choice as usize].arms;
-    let quick = |i: &usize| {
-        let arm = st.vm.options[*i].0 as usize;
-        arms.get(arm).is_some_and(|a| a.quick)
-    };
-    let n = st.vm.options.len();
-    let mut order: Vec<usize> = (0..n).rev().filter(quick).collect();
-    order.extend((0..n).rev().filter(|i| !quick(i)));
-    order
+/// takes depends on this order, never its answer.
+fn is_quick(rules: &Ruleset, st: &State, i: usize) -> bool {
+    let arm = st.vm.options[i].0 as usize;
+    choice_arms(rules, st).get(arm).is_some_and(|a| a.quick)
 }
