@@ -326,7 +326,7 @@ impl Game {
     /// applying them takes, refused ones with their reasons. With `cut`,
     /// an option's run stops at a `legal;`.
     fn try_options(&mut self, names: Vec<Arc<str>>, cut: bool) -> Result<Pending, ApplyError> {
-        let mut legal = Vec::new();
+        let mut legal = Vec::with_capacity(names.len());
         let mut refused = Vec::new();
         let saved_cut = std::mem::replace(&mut self.state.cut_at_legal, cut);
         // A try leaves the pending options as they were (see `begin_try`).
