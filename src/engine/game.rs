@@ -69,7 +69,8 @@ pub enum ApplyError {
 #[derive(Clone)]
 struct Pending {
     legal: Vec<(Decision, Next)>,
-    refused: Vec<(Arc<str>, Why)>,
+    /// Refused options as `(arm, value)`: named only when asked.
+    refused: Vec<(u16, i64, Why)>,
 }
 
 /// Why an option is refused, kept cheap until somebody asks.
@@ -91,12 +92,15 @@ impl Why {
     }
 }
 
-/// What applying a legal decision takes.
-#[derive(Clone)]
+/// What applying a legal decision takes: it is run again from the
+/// pending choice (one run costs less than keeping a copy of the state
+/// for every legal option, of which one is chosen).
+#[derive(Clone, Copy)]
 enum Next {
-    /// The state it leads to, computed while it was checked.
-    Ready(Box<State>),
-    /// Its run stopped at a `legal;` (this message's span): it is run again.
+    /// Its run went to the next decision or the end: run again, the same
+    /// run (same state, same random draws) cannot fail.
+    Run,
+    /// Its run stopped at a `legal;` (this message's span): run in full.
     Rerun(u32),
 }
 
@@ -284,13 +288,13 @@ impl Game {
         if self.pending.is_some() {
             return Ok(());
         }
-        let names = self.option_names()?;
+        self.check_names()?;
         let full = if self.check_legal {
-            Some(self.try_options(names.clone(), false)?)
+            Some(self.try_options(false)?)
         } else {
             None
         };
-        let pending = self.try_options(names, true)?;
+        let pending = self.try_options(true)?;
         if let Some(full) = full {
             self.compare_full(&pending, &full)?;
         }
@@ -298,20 +302,20 @@ impl Game {
         Ok(())
     }
 
-    /// The names of the pending choice's options; two options of one
-    /// choice must not share a name.
-    fn option_names(&self) -> Result<Vec<Arc<str>>, ApplyError> {
+    /// Two options of one choice must not share a name (checked only where
+    /// the arms allow it, see [`crate::model::ruleset::ChoiceDef`]).
+    fn check_names(&self) -> Result<(), ApplyError> {
+        let Status::Waiting { choice, .. } = self.state.status else {
+            return Ok(());
+        };
+        if !self.rules.choices[choice as usize].names_may_clash {
+            return Ok(());
+        }
         let options = &self.state.vm.options;
         let names: Vec<Arc<str>> = options
             .iter()
             .map(|(a, v)| self.option_name(*a, *v))
             .collect();
-        let Status::Waiting { choice, .. } = self.state.status else {
-            return Ok(names);
-        };
-        if !self.rules.choices[choice as usize].names_may_clash {
-            return Ok(names);
-        }
         let mut seen = std::collections::HashSet::with_capacity(names.len());
         if let Some(n) = names.iter().find(|n| !seen.insert(&***n)) {
             return Err(ApplyError::Runtime(RuntimeError {
@@ -319,22 +323,26 @@ impl Game {
                 span: self.prompt_span().unwrap_or_default(),
             }));
         }
-        Ok(names)
+        Ok(())
     }
 
     /// Tries every option in place (undone after): legal ones with what
     /// applying them takes, refused ones with their reasons. With `cut`,
     /// an option's run stops at a `legal;`.
-    fn try_options(&mut self, names: Vec<Arc<str>>, cut: bool) -> Result<Pending, ApplyError> {
-        let mut legal = Vec::with_capacity(names.len());
+    fn try_options(&mut self, cut: bool) -> Result<Pending, ApplyError> {
+        let n = self.state.vm.options.len();
+        let mut legal = Vec::with_capacity(n);
         let mut refused = Vec::new();
         let saved_cut = std::mem::replace(&mut self.state.cut_at_legal, cut);
         // A try leaves the pending options as they were (see `begin_try`).
-        for (i, name) in names.into_iter().enumerate() {
+        for i in 0..n {
             let (arm, value) = self.state.vm.options[i];
             match self.try_option(arm, value) {
-                Ok(Ok(next)) => legal.push((Decision { name, arm, value }, next)),
-                Ok(Err(why)) => refused.push((name, why)),
+                Ok(Ok(next)) => {
+                    let name = self.option_name(arm, value);
+                    legal.push((Decision { name, arm, value }, next));
+                }
+                Ok(Err(why)) => refused.push((arm, value, why)),
                 Err(e) => {
                     self.state.cut_at_legal = saved_cut;
                     return Err(e);
@@ -362,9 +370,7 @@ impl Game {
             Ok(Exit::Over) => Ok(Ok(None)),
             Err(e) => Err(ApplyError::Runtime(e)),
         };
-        let verdict = verdict.map(|v| {
-            v.map(|next| next.unwrap_or_else(|| Next::Ready(Box::new(self.state.snapshot()))))
-        });
+        let verdict = verdict.map(|v| v.map(|next| next.unwrap_or(Next::Run)));
         self.state.end_try(mark);
         verdict
     }
@@ -373,19 +379,23 @@ impl Game {
     /// must also be legal when run in full.
     fn compare_full(&self, cut: &Pending, full: &Pending) -> Result<(), ApplyError> {
         for (d, next) in &cut.legal {
-            if full.legal.iter().any(|(f, _)| f.name == d.name) {
+            if full
+                .legal
+                .iter()
+                .any(|(f, _)| (f.arm, f.value) == (d.arm, d.value))
+            {
                 continue;
             }
             let why = full
                 .refused
                 .iter()
-                .find(|(name, _)| *name == d.name)
-                .map_or(String::new(), |(_, why)| {
+                .find(|(arm, value, _)| (*arm, *value) == (d.arm, d.value))
+                .map_or(String::new(), |(_, _, why)| {
                     format!(": {}", why.text(&self.rules).0)
                 });
             let span = match next {
                 Next::Rerun(m) => self.rules.messages[*m as usize].1,
-                Next::Ready(_) => self.prompt_span().unwrap_or_default(),
+                Next::Run => self.prompt_span().unwrap_or_default(),
             };
             return Err(ApplyError::Runtime(RuntimeError {
                 message: format!(
@@ -410,7 +420,10 @@ impl Game {
             let why: Vec<String> = p
                 .refused
                 .iter()
-                .map(|(name, why)| format!("{name}: {}", why.text(&self.rules).0))
+                .map(|(arm, value, why)| {
+                    let name = self.option_name(*arm, *value);
+                    format!("{name}: {}", why.text(&self.rules).0)
+                })
                 .collect();
             return Err(ApplyError::Runtime(RuntimeError {
                 message: format!(
@@ -436,10 +449,10 @@ impl Game {
         let p = self.pending.as_ref().expect("computed");
         Ok(p.refused
             .iter()
-            .map(|(name, why)| {
+            .map(|(arm, value, why)| {
                 let (reason, span) = why.text(&self.rules);
                 Refused {
-                    name: name.to_string(),
+                    name: self.option_name(*arm, *value).to_string(),
                     reason,
                     span,
                 }
@@ -461,7 +474,7 @@ impl Game {
             });
         };
         match next {
-            Next::Ready(next) => self.state = *next,
+            Next::Run => self.run_again(&d)?,
             Next::Rerun(m) => self.rerun(&d, m)?,
         }
         self.log.push(d.name.to_string());
@@ -478,7 +491,11 @@ impl Game {
             return self.apply(i);
         }
         let p = self.pending.as_ref().expect("computed");
-        if let Some((_, why)) = p.refused.iter().find(|(n, _)| &**n == name) {
+        let refused = p
+            .refused
+            .iter()
+            .find(|(arm, value, _)| &*self.option_name(*arm, *value) == name);
+        if let Some((_, _, why)) = refused {
             return Err(ApplyError::Refused {
                 name: name.into(),
                 reason: why.text(&self.rules).0,
@@ -492,6 +509,29 @@ impl Game {
                 .collect::<Vec<_>>()
                 .join(", "),
         })
+    }
+
+    /// Applies a decision whose check ran to the next decision: the same
+    /// run again, kept as it goes (no undo is prepared).
+    fn run_again(&mut self, d: &Decision) -> Result<(), ApplyError> {
+        let saved_cut = std::mem::replace(&mut self.state.cut_at_legal, false);
+        vm::resume(&mut self.state, d.arm, d.value);
+        let exit = vm::run(&self.rules, &mut self.state);
+        self.state.cut_at_legal = saved_cut;
+        match exit.map_err(ApplyError::Runtime)? {
+            Exit::Failed(m) => {
+                let (msg, span) = self.rules.messages[m as usize].clone();
+                Err(ApplyError::Runtime(RuntimeError {
+                    message: format!(
+                        "the option `{}` was legal when checked but its run again is refused \
+                         ({msg}): the rules do not replay the same way",
+                        d.name
+                    ),
+                    span,
+                }))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Applies a decision whose check stopped at the `legal;` of message
