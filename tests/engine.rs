@@ -206,6 +206,71 @@ fn grids_give_neighbours_regions_and_components() {
     }
 }
 
+#[test]
+fn filters_over_sets_are_applied_natively_with_the_same_answers() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/regions");
+    let rules = Arc::new(tabula::model::load(&dir, &[]).expect("regions loads"));
+    let mut g = Game::new(rules, 2, 0).unwrap();
+    // Black on board_0_1 and board_1_2, white on board_2_1 (item 6): the
+    // neighbours of board_1_1 are those three and the river board_1_0.
+    for d in ["board_0_1", "board_2_1", "board_1_2"] {
+        g.apply_named(d).unwrap();
+    }
+    let mut extra = (**g.rules()).clone();
+    // (native form, the same filter written so that it is run member by
+    // member, expected value).
+    for (native, slow, want) in [
+        (
+            "count(c in adjacent(board_1_1) where owner[c] == black)",
+            "count(c in adjacent(board_1_1) where owner[c] == black and true)",
+            2,
+        ),
+        (
+            "count(c in adjacent(board_1_1) where c.river)",
+            "count(c in adjacent(board_1_1) where c.river and true)",
+            1,
+        ),
+        (
+            "count(c in adjacent(board_1_1) where c.river == false)",
+            "count(c in adjacent(board_1_1) where not c.river)",
+            3,
+        ),
+        (
+            "first({c in adjacent(board_1_1) where owner[c] == white})",
+            "first({c in adjacent(board_1_1) where owner[c] == white and true})",
+            6,
+        ),
+        (
+            "count({c in stones(black) + stones(white) where owner[c] == none})",
+            "count({c in stones(black) + stones(white) where owner[c] == none and true})",
+            0,
+        ),
+        (
+            "if any(c in adjacent(board_1_1): owner[c] == none) then 1 else 0",
+            "if any(c in adjacent(board_1_1): owner[c] == none and true) then 1 else 0",
+            1,
+        ),
+    ] {
+        let mut values = Vec::new();
+        for (src, is_native) in [(native, true), (slow, false)] {
+            let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
+            let (f, _) = tabula::model::snippet::add_expr(&mut extra, &e).unwrap();
+            let uses_native = extra.funcs[f as usize].code.iter().any(|op| {
+                matches!(
+                    op,
+                    tabula::engine::bytecode::Op::MembersEq(_)
+                        | tabula::engine::bytecode::Op::MembersFieldEq(..)
+                )
+            });
+            assert_eq!(uses_native, is_native, "{src}");
+            let mut st = g.state().clone();
+            let v = tabula::engine::vm::eval(&extra, &mut st, f, Vec::new()).unwrap();
+            values.push(v.int());
+        }
+        assert_eq!(values, [want, want], "{native}");
+    }
+}
+
 fn nim_variant(v: &str, check_legal: bool) -> Arc<tabula::model::Ruleset> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim");
     let mut rules = tabula::model::load(&dir, &[v.to_string()]).expect("variant loads");

@@ -141,6 +141,13 @@ pub enum Op {
     SelectEq(VarId),
     /// Pop a value; push how many elements of a one-dimensional variable equal it.
     CountEq(VarId),
+    /// Pop a value, then a set: push the members `x` of the set whose
+    /// element `v[x]` of a one-dimensional variable equals the value.
+    /// Only the members are visited.
+    MembersEq(VarId),
+    /// Pop a value, then a set of items of a kind: push the members whose
+    /// scalar field equals the value.
+    MembersFieldEq(KindId, u16),
     /// Pop the last then the first index of a one-dimensional variable;
     /// shift the elements between them (inclusive) one place up, the last
     /// moving to the first place (a wheel turning one step).

@@ -480,6 +480,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
                 st.vm.stack.push(Value::S(bits));
             }
+            Op::MembersEq(_) | Op::MembersFieldEq(..) => members(rules, st, op),
             Op::CountEq(v) => {
                 let x = pop_i!();
                 let c = row(rules, st, *v).iter().filter(|w| **w == x).count();
@@ -676,6 +677,48 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
         }
     }
+}
+
+/// `MembersEq` and `MembersFieldEq`: pops a value and a set, pushes the
+/// members that pass (kept out of the interpreter's loop).
+#[inline(never)]
+fn members(rules: &Ruleset, st: &mut State, op: &Op) {
+    let x = st.vm.stack.pop().map_or(0, |v| v.int());
+    let set = st.vm.stack.pop().expect("set");
+    let bits = set.bits();
+    let out = match *op {
+        Op::MembersEq(v) => {
+            let vd = &rules.vars[v as usize];
+            let words = &st.words[vd.offset..vd.offset + vd.len()];
+            set_from_fn(bits.len(), |wi| {
+                members_where(bits[wi], wi, |i| words.get(i) == Some(&x))
+            })
+        }
+        Op::MembersFieldEq(k, f) => {
+            let data = &rules.kinds[k as usize].data;
+            set_from_fn(bits.len(), |wi| {
+                members_where(bits[wi], wi, |i| {
+                    data.get(i).is_some_and(|row| row[f as usize].int() == x)
+                })
+            })
+        }
+        _ => unreachable!("not a members instruction"),
+    };
+    st.vm.stack.push(Value::S(out));
+}
+
+/// The members of word `wi` of a set (`word`) that pass `keep`, as a word.
+#[inline]
+fn members_where(word: u64, wi: usize, keep: impl Fn(usize) -> bool) -> u64 {
+    let (mut w, mut out) = (word, 0);
+    while w != 0 {
+        let b = w.trailing_zeros() as usize;
+        if keep(wi * 64 + b) {
+            out |= 1 << b;
+        }
+        w &= w - 1;
+    }
+    out
 }
 
 /// Moves a loop over the set in local `set` on: stores the next element at

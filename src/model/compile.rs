@@ -726,6 +726,9 @@ impl<'a> Compiler<'a> {
                 Ty::Set(k)
             }
             ExprKind::SetBuild(b) => {
+                if let Some(t) = self.native_selection(f, b) {
+                    return t;
+                }
                 let acc = f.temp();
                 f.emit(Op::SetMake(ANY_KIND, 0), sp);
                 f.emit(Op::Store(acc), sp);
@@ -1406,6 +1409,160 @@ impl<'a> Compiler<'a> {
         Some((*v, rhs))
     }
 
+    /// With a set of items of kind `k` on the stack, applies the filter of
+    /// `x in set where ...` natively when it has one of the forms
+    /// `v[x] == e` (a one-dimensional state variable over `k`), `v[x]` (a
+    /// boolean one), `x.field == e` or `x.field` (a boolean field), `e`
+    /// not mentioning `x`: the set is replaced by its members that pass,
+    /// and true is returned. Otherwise nothing is emitted.
+    fn member_test(&mut self, f: &mut FnCtx, b: &Binder, k: KindId) -> bool {
+        let Some(cond) = b.filter.as_ref() else {
+            return false;
+        };
+        let x = b.var.name.as_str();
+        let (lhs, rhs) = match &cond.kind {
+            ExprKind::Binary(BinOp::Eq, l, r) => (&**l, Some(&**r)),
+            _ => (cond, None),
+        };
+        if k == ANY_KIND || rhs.is_some_and(|r| mentions(r, x)) {
+            return false;
+        }
+        let (op, want) = match self.member_lhs(f, lhs, x, k) {
+            Some(found) => found,
+            None => return false,
+        };
+        match rhs {
+            Some(r) => {
+                let got = self.expr(f, r);
+                self.expect(&want, &got, r.span, "the compared value");
+            }
+            None if want == Ty::Bool => {
+                f.emit(Op::Const(1), cond.span);
+            }
+            None => return false,
+        }
+        f.emit(op, cond.span);
+        true
+    }
+
+    /// The native test of [`Compiler::member_test`] for the left side of
+    /// its filter (`v[x]` or `x.field`), with the type of the value compared.
+    fn member_lhs(&self, f: &FnCtx, lhs: &Expr, x: &str, k: KindId) -> Option<(Op, Ty)> {
+        let is_x = |e: &Expr| matches!(&e.kind, ExprKind::Name(n) if n.name == x);
+        let plain = |t: &Ty| matches!(t, Ty::Int | Ty::Bool | Ty::Ent(_));
+        match &lhs.kind {
+            ExprKind::Index(base, idx) if idx.len() == 1 && is_x(&idx[0]) => {
+                let ExprKind::Name(vname) = &base.kind else {
+                    return None;
+                };
+                if f.lookup(&vname.name).is_some() {
+                    return None;
+                }
+                let Some(Global::Var(v)) = self.symbols.get(&vname.name) else {
+                    return None;
+                };
+                let vd = &self.vars[*v as usize];
+                let over_k = matches!(vd.dims.as_slice(), [d] if d.kind == Some(k) && d.lo == 0);
+                (over_k && plain(&vd.ty)).then(|| (Op::MembersEq(*v), vd.ty.clone()))
+            }
+            ExprKind::Field(base, field) if is_x(base) => {
+                if matches!(self.symbols.get(x), Some(Global::Kind(_))) {
+                    return None;
+                }
+                let kind = &self.kinds[k as usize];
+                let i = kind.fields.iter().position(|fd| fd.name == field.name)?;
+                let ty = &kind.fields[i].ty;
+                plain(ty).then(|| (Op::MembersFieldEq(k, i as u16), ty.clone()))
+            }
+            _ => None,
+        }
+    }
+
+    /// `{x in S where c}` built natively, when it can be: over a kind
+    /// with `v[x] == e` (selected over the variable), or over a set with
+    /// a filter [`Compiler::member_test`] knows. `None` (nothing emitted)
+    /// otherwise.
+    fn native_selection(&mut self, f: &mut FnCtx, b: &Binder) -> Option<Ty> {
+        let sp = b.span;
+        let rewritten = b.filter.as_ref().and_then(as_eq_true).map(|c| Binder {
+            filter: Some(c),
+            ..b.clone()
+        });
+        let probe = rewritten.as_ref().unwrap_or(b);
+        let Source::Expr(src) = &b.source else {
+            return None;
+        };
+        if let Some((v, rhs)) = self.select_eq(f, probe) {
+            let k = self.kind_source(f, src).expect("a kind");
+            let want = self.vars[v as usize].ty.clone();
+            let got = self.expr(f, rhs);
+            self.expect(&want, &got, rhs.span, "the compared value");
+            f.emit(Op::SelectEq(v), sp);
+            return Some(Ty::Set(k));
+        }
+        if self.kind_source(f, src).is_some() || !self.member_lhs_shape(b) {
+            return None;
+        }
+        let k = self.set_source(f, src);
+        if self.member_test(f, b, k) {
+            return Some(Ty::Set(k));
+        }
+        // The set is on the stack but its filter is not native after all
+        // (its kind does not match): filter it member by member.
+        Some(self.filter_set_on_stack(f, b, k))
+    }
+
+    /// Whether the filter of `b` looks like one [`Compiler::member_test`]
+    /// applies (`v[x]...` or `x.field...`), before its source is compiled.
+    fn member_lhs_shape(&self, b: &Binder) -> bool {
+        let Some(cond) = b.filter.as_ref() else {
+            return false;
+        };
+        let lhs = match &cond.kind {
+            ExprKind::Binary(BinOp::Eq, l, r) if !mentions(r, &b.var.name) => &**l,
+            ExprKind::Binary(..) => return false,
+            _ => cond,
+        };
+        let is_x = |e: &Expr| matches!(&e.kind, ExprKind::Name(n) if n.name == b.var.name);
+        match &lhs.kind {
+            ExprKind::Index(base, idx) => {
+                idx.len() == 1 && is_x(&idx[0]) && matches!(base.kind, ExprKind::Name(_))
+            }
+            ExprKind::Field(base, _) => is_x(base),
+            _ => false,
+        }
+    }
+
+    /// `{x in set where c}` for a set of kind `k` already on the stack,
+    /// member by member.
+    fn filter_set_on_stack(&mut self, f: &mut FnCtx, b: &Binder, k: KindId) -> Ty {
+        let sp = b.span;
+        let acc = f.temp();
+        f.emit(Op::SetMake(ANY_KIND, 0), sp);
+        f.emit(Op::Store(acc), sp);
+        let mark = f.locals.len();
+        let (elem, top, exit_jump, var) = self.visit_set(f, &b.var.name, k, sp);
+        if let Some(c) = &b.filter {
+            self.cond(f, c);
+            f.emit(Op::JumpIfNot(top), c.span);
+        }
+        f.emit(Op::Load(acc), sp);
+        f.emit(Op::Load(var), sp);
+        f.emit(Op::Builtin(Builtin::With, 2), sp);
+        f.emit(Op::Store(acc), sp);
+        f.emit(Op::Jump(top), sp);
+        let here = f.here();
+        f.patch(exit_jump, here);
+        for l in &mut f.locals[mark..] {
+            l.name.clear();
+        }
+        f.emit(Op::Load(acc), sp);
+        match elem {
+            Ty::Ent(k) => Ty::Set(k),
+            _ => Ty::Error,
+        }
+    }
+
     /// The kind a binder ranges over when its source is a bare kind name
     /// (or `players`).
     fn kind_source(&self, f: &FnCtx, e: &Expr) -> Option<KindId> {
@@ -1756,6 +1913,7 @@ impl<'a> Compiler<'a> {
             }
             Source::Expr(e) => {
                 let k = self.set_source(f, e);
+                filter_done = self.member_test(f, b, k);
                 (elem_ty, top, exit_jump, var_slot) = self.visit_set(f, &b.var.name, k, sp);
             }
         }
@@ -2015,7 +2173,21 @@ impl<'a> Compiler<'a> {
             filter: Some(as_eq_true(cond).unwrap_or_else(|| cond.clone())),
             ..b.clone()
         };
-        let (v, rhs) = self.select_eq(f, &probe)?;
+        let Some((v, rhs)) = self.select_eq(f, &probe) else {
+            // Over a set: select natively, then count.
+            let probe = Binder {
+                filter: Some(cond.clone()),
+                ..b.clone()
+            };
+            self.native_selection(f, &probe)?;
+            f.emit(Op::SetCount, sp);
+            if agg == Aggregate::Any {
+                f.emit(Op::Const(0), sp);
+                f.emit(Op::Bin(BinOp::Gt), sp);
+                return Some(Ty::Bool);
+            }
+            return Some(Ty::Int);
+        };
         let rhs = rhs.clone();
         let want = self.vars[v as usize].ty.clone();
         let got = self.expr(f, &rhs);
@@ -2297,6 +2469,8 @@ fn decided_prefix(
             | Op::GridCell(_)
             | Op::SelectEq(_)
             | Op::CountEq(_)
+            | Op::MembersEq(_)
+            | Op::MembersFieldEq(..)
             | Op::Require(_)
             | Op::Fail(_) => true,
             _ => false,
