@@ -197,6 +197,12 @@ fn grids_give_neighbours_regions_and_components() {
         ("groups_around(board_1_1, stones(black), {board_3_2})", 0),
         ("groups_around(board_1_1, {})", 0),
         ("components(stones(black) + stones(white))", 1),
+        // The neighbours of a set: board_0_0 (item 0) has 1 and 4,
+        // board_3_2 (item 11) has 7 and 10. Cells of the set count when
+        // they touch another one: 0 and 4 (board_0_1, touching 0, 5, 8).
+        ("count(adjacent({board_0_0, board_3_2}))", 4),
+        ("count(adjacent({board_0_0, board_0_1}))", 5),
+        ("count(adjacent(stones(black) - stones(black)))", 0),
     ] {
         let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
         let (f, _) = tabula::model::snippet::add_expr(&mut extra, &e).unwrap();

@@ -419,17 +419,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 list_op(op, st, off, cap, item, span!())?;
             }
             Op::Adjacent(k) => {
-                let c = pop_i!();
-                let kind = &rules.kinds[*k as usize];
-                let mut bits = set_bits(kind.items.len());
-                if c >= 0 {
-                    let words: &mut [u64] = &mut bits;
-                    for n in kind.adjacent.get(c as usize).map_or(&[][..], Vec::as_slice) {
-                        // A neighbour is an item of the kind: within the set.
-                        words[*n as usize / 64] |= 1 << (n % 64);
-                    }
-                }
-                stack.push(Value::S(bits));
+                let of = stack.pop().expect("cell or set");
+                let bits = neighbours(&rules.kinds[*k as usize], &of);
+                st.vm.stack.push(Value::S(bits));
             }
             Op::Connected(k) => {
                 let within = stack.pop().expect("set");
@@ -677,6 +669,25 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
         }
     }
+}
+
+/// The neighbours of a cell, or of any cell of a set (`adjacent`).
+#[inline(never)]
+fn neighbours(kind: &crate::model::ruleset::Kind, of: &Value) -> Bits {
+    let mut bits = set_bits(kind.items.len());
+    let words: &mut [u64] = &mut bits;
+    let mut add = |c: i64| {
+        for n in kind.adjacent.get(c as usize).map_or(&[][..], Vec::as_slice) {
+            // A neighbour is an item of the kind: within the set.
+            words[*n as usize / 64] |= 1 << (n % 64);
+        }
+    };
+    match of {
+        Value::I(c) if *c >= 0 => add(*c),
+        Value::I(_) => {}
+        Value::S(cells) => set_elems(cells).for_each(add),
+    }
+    bits
 }
 
 /// `MembersEq` and `MembersFieldEq`: pops a value and a set, pushes the

@@ -1634,20 +1634,34 @@ impl<'a> Compiler<'a> {
             return Ty::Ent(k);
         }
         let t = self.expr(f, &args[0]);
-        let Some(k) = grid_kind(self, &t) else {
+        // `adjacent` takes a cell or a set of cells, `components` a set,
+        // the others a cell.
+        let fits = match n {
+            "adjacent" => true,
+            "components" => matches!(t, Ty::Set(_)),
+            _ => matches!(t, Ty::Ent(_)),
+        };
+        let Some(k) = grid_kind(self, &t).filter(|_| fits) else {
             if t != Ty::Error {
+                let help = if grid_kind(self, &t).is_none() {
+                    "declare the kind with `grid: {shape, width, height}`"
+                } else if n == "components" {
+                    "pass a set of cells, e.g. `{c}` for one cell `c`"
+                } else {
+                    "pass one cell; to ask about each cell of a set, range over it (`c in S`)"
+                };
                 self.err(
                     args[0].span,
                     format!(
                         "`{n}` needs {} of a grid kind, not {}",
-                        if n == "components" {
-                            "a set of cells"
-                        } else {
-                            "a cell"
+                        match n {
+                            "components" => "a set of cells",
+                            "adjacent" => "a cell or a set of cells",
+                            _ => "a cell",
                         },
                         self.tn(&t)
                     ),
-                    "declare the kind with `grid: {shape, width, height}`",
+                    help,
                 );
             }
             return Ty::Error;
