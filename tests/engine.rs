@@ -252,6 +252,11 @@ fn filters_over_sets_are_applied_natively_with_the_same_answers() {
             0,
         ),
         (
+            "count({c in adjacent(board_1_1) where c in taken})",
+            "count({c in adjacent(board_1_1) where c in taken and true})",
+            3,
+        ),
+        (
             "if any(c in adjacent(board_1_1): owner[c] == none) then 1 else 0",
             "if any(c in adjacent(board_1_1): owner[c] == none and true) then 1 else 0",
             1,
@@ -266,6 +271,8 @@ fn filters_over_sets_are_applied_natively_with_the_same_answers() {
                     op,
                     tabula::engine::bytecode::Op::MembersEq(_)
                         | tabula::engine::bytecode::Op::MembersFieldEq(..)
+                        // `x in t`: an intersection of sets.
+                        | tabula::engine::bytecode::Op::Bin(tabula::lang::ast::BinOp::And)
                 )
             });
             assert_eq!(uses_native, is_native, "{src}");

@@ -933,6 +933,8 @@ fn binary(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, RuntimeErr
         return Ok(match op {
             Add => Value::S(set_from_fn(n, |i| get(x, i) | get(y, i))),
             Sub => Value::S(set_from_fn(n, |i| get(x, i) & !get(y, i))),
+            // Not written in the rules: the compiler's intersection.
+            And => Value::S(set_from_fn(n, |i| get(x, i) & get(y, i))),
             Eq => Value::I((0..n).all(|i| get(x, i) == get(y, i)) as i64),
             Ne => Value::I((0..n).any(|i| get(x, i) != get(y, i)) as i64),
             _ => return Err(err(span, "unsupported operation on sets")),

@@ -1420,11 +1420,20 @@ impl<'a> Compiler<'a> {
             return false;
         };
         let x = b.var.name.as_str();
+        if k == ANY_KIND {
+            return false;
+        }
+        if let Some(t) = self.member_of_named_set(f, cond, x, k) {
+            // `x in t`: the intersection.
+            f.emit(t, cond.span);
+            f.emit(Op::Bin(BinOp::And), cond.span);
+            return true;
+        }
         let (lhs, rhs) = match &cond.kind {
             ExprKind::Binary(BinOp::Eq, l, r) => (&**l, Some(&**r)),
             _ => (cond, None),
         };
-        if k == ANY_KIND || rhs.is_some_and(|r| mentions(r, x)) {
+        if rhs.is_some_and(|r| mentions(r, x)) {
             return false;
         }
         let (op, want) = match self.member_lhs(f, lhs, x, k) {
@@ -1443,6 +1452,30 @@ impl<'a> Compiler<'a> {
         }
         f.emit(op, cond.span);
         true
+    }
+
+    /// For a filter `x in t`, `t` a local or a state variable without
+    /// indices holding a set of kind `k`: the instruction pushing `t`.
+    fn member_of_named_set(&self, f: &FnCtx, cond: &Expr, x: &str, k: KindId) -> Option<Op> {
+        let ExprKind::Binary(BinOp::In, l, r) = &cond.kind else {
+            return None;
+        };
+        let (ExprKind::Name(lx), ExprKind::Name(t)) = (&l.kind, &r.kind) else {
+            return None;
+        };
+        if lx.name != x || t.name == x {
+            return None;
+        }
+        if let Some(local) = f.lookup(&t.name) {
+            return (local.ty == Ty::Set(k)).then_some(Op::Load(local.slot));
+        }
+        match self.symbols.get(&t.name) {
+            Some(Global::Var(v)) => {
+                let vd = &self.vars[*v as usize];
+                (vd.dims.is_empty() && vd.ty == Ty::Set(k)).then_some(Op::LoadVar(*v))
+            }
+            _ => None,
+        }
     }
 
     /// The native test of [`Compiler::member_test`] for the left side of
@@ -1520,6 +1553,12 @@ impl<'a> Compiler<'a> {
         };
         let lhs = match &cond.kind {
             ExprKind::Binary(BinOp::Eq, l, r) if !mentions(r, &b.var.name) => &**l,
+            ExprKind::Binary(BinOp::In, l, r) => {
+                let is = |e: &Expr, n: &str| matches!(&e.kind, ExprKind::Name(i) if i.name == n);
+                return is(l, &b.var.name)
+                    && matches!(r.kind, ExprKind::Name(_))
+                    && !is(r, &b.var.name);
+            }
             ExprKind::Binary(..) => return false,
             _ => cond,
         };
