@@ -238,8 +238,18 @@ fn filters_over_sets_are_applied_natively_with_the_same_answers() {
         ),
         (
             "count(c in adjacent(board_1_1) where c.river == false)",
-            "count(c in adjacent(board_1_1) where not c.river)",
+            "count(c in adjacent(board_1_1) where c.river == false and true)",
             3,
+        ),
+        (
+            "count(c in adjacent(board_1_1) where not c.river)",
+            "count(c in adjacent(board_1_1) where not c.river and true)",
+            3,
+        ),
+        (
+            "count(c in adjacent(board_1_1) where not (c in taken))",
+            "count(c in adjacent(board_1_1) where not (c in taken) and true)",
+            1,
         ),
         (
             "first({c in adjacent(board_1_1) where owner[c] == white})",
@@ -319,6 +329,42 @@ fn legal_ends_the_look_ahead_and_refusals_before_it_keep_their_reasons() {
         g.apply_named("1").unwrap();
         assert!(g.is_over());
         assert_eq!(g.outcome().unwrap().unwrap().winners, vec![1]);
+    }
+}
+
+#[test]
+fn requirements_checked_on_whole_sets_refuse_with_their_own_reasons() {
+    let rules = nim_variant("screened", false);
+    // Both requirements of the marking arm are screened.
+    assert_eq!(rules.choices[0].arms[1].screen.len(), 2);
+    for check in [false, true] {
+        let mut g = Game::new(nim_variant("screened", check), 2, 0).unwrap();
+        let refused = |g: &mut Game| -> Vec<(String, String)> {
+            g.refused()
+                .unwrap()
+                .into_iter()
+                .map(|r| (r.name, r.reason))
+                .collect()
+        };
+        assert_eq!(legal_names(&mut g), ["1", "2", "3", "red"]);
+        assert_eq!(
+            refused(&mut g),
+            [("blue".into(), "only red is free".into())]
+        );
+        g.apply_named("red").unwrap();
+        g.apply_named("1").unwrap();
+        // The first player marked red: both colours refused, each for its
+        // first broken requirement.
+        assert_eq!(legal_names(&mut g), ["1", "2", "3"]);
+        assert_eq!(
+            refused(&mut g),
+            [
+                ("red".into(), "already marked".into()),
+                ("blue".into(), "only red is free".into())
+            ]
+        );
+        let e = g.apply_named("red").unwrap_err().to_string();
+        assert!(e.contains("already marked"), "{e}");
     }
 }
 

@@ -160,6 +160,16 @@ pub enum Op {
     ChooseAdd(u16),
     /// Pop a set; add an option of the arm for each member, in order.
     ChooseAddSet(u16),
+    /// Pop the sets `s1..sn`, then a set `s0`: add an option of the arm
+    /// for each member of `s0`, in order; a member missing from some `sj`
+    /// is refused at once with the message of the arm's `j`-th screened
+    /// requirement (the first such `j`; see `ArmDef::screen`).
+    ChooseAddScreened {
+        /// The choice (for its arm's messages).
+        choice: u32,
+        /// The arm.
+        arm: u16,
+    },
     /// Pop the start, then the end (excluded) of a range; add an option
     /// of the arm for each value.
     ChooseAddRange(u16),

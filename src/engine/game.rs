@@ -337,6 +337,11 @@ impl Game {
         // A try leaves the pending options as they were (see `begin_try`).
         for i in 0..n {
             let (arm, value) = self.state.vm.options[i];
+            // Refused while collected (tried in full when checking).
+            if let Some(m) = self.state.vm.screened(i).filter(|_| cut) {
+                refused.push((arm, value, Why::Message(m)));
+                continue;
+            }
             match self.try_option(arm, value) {
                 Ok(Ok(next)) => {
                     let name = self.option_name(arm, value);
@@ -376,8 +381,26 @@ impl Game {
     }
 
     /// The check of `legal;`: an option legal when runs stop at `legal;`
-    /// must also be legal when run in full.
+    /// must also be legal when run in full; and the options refused, by
+    /// requirements checked on whole sets or by their runs, must be those
+    /// refused in full, for the same reasons.
     fn compare_full(&self, cut: &Pending, full: &Pending) -> Result<(), ApplyError> {
+        let reasons = |p: &Pending| -> Vec<(u16, i64, (String, Span))> {
+            p.refused
+                .iter()
+                .map(|(arm, value, why)| (*arm, *value, why.text(&self.rules)))
+                .collect()
+        };
+        let (a, b) = (reasons(cut), reasons(full));
+        if let Some((arm, value, (why, span))) = a.iter().find(|r| !b.contains(r)) {
+            return Err(ApplyError::Runtime(RuntimeError {
+                message: format!(
+                    "the option `{}` is refused ({why}) but not so when run in full",
+                    self.option_name(*arm, *value)
+                ),
+                span: *span,
+            }));
+        }
         for (d, next) in &cut.legal {
             if full
                 .legal
@@ -643,6 +666,10 @@ fn dead_end(rules: &Ruleset, st: &mut State, depth: usize) -> Result<Option<Why>
         .flat_map(|p| (0..n).rev().map(move |i| (*p, i)))
     {
         if has_quick && is_quick(rules, st, i) != pass {
+            continue;
+        }
+        if let Some(m) = st.vm.screened(i).filter(|_| st.cut_at_legal) {
+            note(i, Some(Why::Message(m)));
             continue;
         }
         let (arm, value) = st.vm.options[i];

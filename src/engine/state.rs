@@ -101,6 +101,22 @@ pub struct Vm {
     pub frames: Vec<Frame>,
     /// Options collected by the current `choose`.
     pub options: Vec<(u16, i64)>,
+    /// The options refused while they were collected, as `(index in
+    /// options, message)`, by index: they broke a requirement their arm
+    /// starts with (see `Op::Screen`).
+    pub screened: Vec<(u32, u32)>,
+}
+
+impl Vm {
+    /// The message of the requirement the `i`-th option broke while the
+    /// options were collected, if it did.
+    pub fn screened(&self, i: usize) -> Option<u32> {
+        let at = self
+            .screened
+            .binary_search_by_key(&(i as u32), |s| s.0)
+            .ok()?;
+        Some(self.screened[at].1)
+    }
 }
 
 /// Where the program stands.
@@ -160,6 +176,7 @@ pub struct TryMark {
     stack: Vec<Value>,
     frames: Vec<Frame>,
     options: Vec<(u16, i64)>,
+    screened: Vec<(u32, u32)>,
     rng: Pcg64,
     status: Status,
     trail: usize,
@@ -173,6 +190,7 @@ pub struct Spare {
     stacks: Vec<Vec<Value>>,
     frames: Vec<Vec<Frame>>,
     options: Vec<Vec<(u16, i64)>>,
+    screens: Vec<Vec<(u32, u32)>>,
 }
 
 impl Clone for Spare {
@@ -239,10 +257,12 @@ impl State {
         // The options of the pending choice are not needed while one of them
         // is tried: they are moved aside, not copied.
         let fresh = self.spare.options.pop().unwrap_or_default();
+        let fresh_screen = self.spare.screens.pop().unwrap_or_default();
         let mark = TryMark {
             stack: self.spare.stack(&self.vm.stack),
             frames: self.spare.frames(&self.vm.frames),
             options: std::mem::replace(&mut self.vm.options, fresh),
+            screened: std::mem::replace(&mut self.vm.screened, fresh_screen),
             rng: self.rng.clone(),
             status: self.status.clone(),
             trail: self.trail.len(),
@@ -261,6 +281,9 @@ impl State {
         let stack = std::mem::replace(&mut self.vm.stack, mark.stack);
         let frames = std::mem::replace(&mut self.vm.frames, mark.frames);
         let options = std::mem::replace(&mut self.vm.options, mark.options);
+        let mut screened = std::mem::replace(&mut self.vm.screened, mark.screened);
+        screened.clear();
+        self.spare.screens.push(screened);
         self.spare.give(stack, frames, options);
         self.rng = mark.rng;
         self.status = mark.status;
@@ -273,6 +296,9 @@ impl State {
         self.trail.truncate(mark.trail);
         self.recording = mark.recording;
         self.spare.give(mark.stack, mark.frames, mark.options);
+        let mut screened = mark.screened;
+        screened.clear();
+        self.spare.screens.push(screened);
     }
 
     /// A copy of the state as it stands, without any try in progress.

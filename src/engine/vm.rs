@@ -500,7 +500,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 stack.truncate(at);
                 stack.push(r?);
             }
-            Op::ChooseBegin => st.vm.options.clear(),
+            Op::ChooseBegin => {
+                st.vm.options.clear();
+                st.vm.screened.clear();
+            }
+            Op::ChooseAddScreened { choice, arm } => add_screened(rules, st, *choice, *arm),
             Op::ChooseAdd(arm) => {
                 let v = pop_i!();
                 st.vm.options.push((*arm, v));
@@ -706,7 +710,19 @@ fn members(rules: &Ruleset, st: &mut State, op: &Op) {
             })
         }
         Op::MembersFieldEq(k, f) => {
-            let data = &rules.kinds[k as usize].data;
+            let kind = &rules.kinds[k as usize];
+            let by_value = kind
+                .field_sets
+                .get(f as usize)
+                .map_or(&[][..], Vec::as_slice);
+            if let Some(items) = usize::try_from(x).ok().and_then(|v| by_value.get(v)) {
+                let out = set_from_fn(bits.len(), |wi| {
+                    bits[wi] & items.get(wi).copied().unwrap_or(0)
+                });
+                st.vm.stack.push(Value::S(out));
+                return;
+            }
+            let data = &kind.data;
             set_from_fn(bits.len(), |wi| {
                 members_where(bits[wi], wi, |i| {
                     data.get(i).is_some_and(|row| row[f as usize].int() == x)
@@ -716,6 +732,39 @@ fn members(rules: &Ruleset, st: &mut State, op: &Op) {
         _ => unreachable!("not a members instruction"),
     };
     st.vm.stack.push(Value::S(out));
+}
+
+/// `ChooseAddScreened`: the options of an arm, those missing from one of
+/// the screening sets refused at once.
+#[inline(never)]
+fn add_screened(rules: &Ruleset, st: &mut State, choice: u32, arm: u16) {
+    let msgs = &rules.choices[choice as usize].arms[arm as usize].screen;
+    let vm = &mut st.vm;
+    let at = vm.stack.len() - msgs.len() - 1;
+    let (all, screens) = vm.stack[at..].split_first().expect("the candidates");
+    let word = |s: &Value, wi: usize| s.bits().get(wi).copied().unwrap_or(0);
+    vm.options.reserve(set_count(all.bits()) as usize);
+    for (wi, w) in all.bits().iter().enumerate() {
+        let mut w = *w;
+        // Members still passing after each screen, within this word.
+        let mut passing = w;
+        let mut out = [0u64; 8];
+        for (j, s) in screens.iter().enumerate().take(out.len()) {
+            out[j] = passing & !word(s, wi);
+            passing &= word(s, wi);
+        }
+        while w != 0 {
+            let b = w.trailing_zeros();
+            w &= w - 1;
+            let index = vm.options.len() as u32;
+            vm.options.push((arm, wi as i64 * 64 + b as i64));
+            if passing >> b & 1 == 0 {
+                let j = out.iter().position(|o| o >> b & 1 == 1).unwrap_or(0);
+                vm.screened.push((index, msgs[j]));
+            }
+        }
+    }
+    vm.stack.truncate(at);
 }
 
 /// The members of word `wi` of a set (`word`) that pass `keep`, as a word.

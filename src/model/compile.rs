@@ -1423,6 +1423,20 @@ impl<'a> Compiler<'a> {
         if k == ANY_KIND {
             return false;
         }
+        if let ExprKind::Not(inner) = &cond.kind {
+            // The members failing `inner`: the set minus those passing it.
+            let probe = Binder {
+                filter: Some((**inner).clone()),
+                ..b.clone()
+            };
+            f.emit(Op::Dup, cond.span);
+            if !self.member_test(f, &probe, k) {
+                f.emit(Op::Pop, cond.span);
+                return false;
+            }
+            f.emit(Op::Bin(BinOp::Sub), cond.span);
+            return true;
+        }
         if let Some(t) = self.member_of_named_set(f, cond, x, k) {
             // `x in t`: the intersection.
             f.emit(t, cond.span);
@@ -2285,29 +2299,47 @@ impl<'a> Compiler<'a> {
 
     /// Offers every element of an unfiltered source (`x in kind`,
     /// `x in set`, `x in lo..hi`) as an option of arm `arm`, in one
-    /// instruction; returns the elements' type.
-    fn add_every_option(&mut self, f: &mut FnCtx, b: &Binder, arm: u16) -> Ty {
+    /// instruction; returns the elements' type and the messages of the
+    /// arm's leading requirements checked on the whole set (`screen`, see
+    /// [`Compiler::screen_sets`]).
+    fn add_every_option(
+        &mut self,
+        f: &mut FnCtx,
+        b: &Binder,
+        arm: u16,
+        screen: &[(&Expr, String)],
+        choice: u32,
+    ) -> (Ty, Vec<u32>) {
         let sp = b.span;
         match &b.source {
             Source::Expr(e) => {
-                if let Some(k) = self.kind_source(f, e) {
+                let kind = self.kind_source(f, e);
+                if let Some(k) = kind.filter(|_| screen.is_empty()) {
                     f.emit(Op::KindSize(k), sp);
                     f.emit(Op::Const(0), sp);
                     f.emit(Op::ChooseAddRange(arm), sp);
-                    return Ty::Ent(k);
+                    return (Ty::Ent(k), Vec::new());
                 }
-                let k = self.set_source(f, e);
-                f.emit(Op::ChooseAddSet(arm), sp);
-                if k == ANY_KIND {
-                    Ty::Error
+                let k = match kind {
+                    Some(k) => {
+                        f.emit(Op::SetAll(k), sp);
+                        k
+                    }
+                    None => self.set_source(f, e),
+                };
+                let msgs = self.screen_sets(f, b, k, screen);
+                if msgs.is_empty() {
+                    f.emit(Op::ChooseAddSet(arm), sp);
                 } else {
-                    Ty::Ent(k)
+                    f.emit(Op::ChooseAddScreened { choice, arm }, sp);
                 }
+                let ty = if k == ANY_KIND { Ty::Error } else { Ty::Ent(k) };
+                (ty, msgs)
             }
             Source::Range(lo, hi, incl) => {
                 self.range_bounds(f, lo, hi, *incl, sp);
                 f.emit(Op::ChooseAddRange(arm), sp);
-                Ty::Int
+                (Ty::Int, Vec::new())
             }
         }
     }
@@ -2321,6 +2353,10 @@ impl<'a> Compiler<'a> {
         self.expect(&Ty::Ent(PLAYER), &t, ch.by.span, "the deciding player");
         f.emit(Op::Store(who), sp);
         f.emit(Op::ChooseBegin, sp);
+        let screens: Vec<Vec<(&Expr, String)>> =
+            ch.arms.iter().map(|a| self.leading_requires(a)).collect();
+        // The id the choice gets below (collecting options asks nothing).
+        let choice_id = self.choices.len() as u32;
         let mut arms = Vec::new();
         let mut seen: Vec<(String, Span)> = Vec::new();
         for (i, arm) in ch.arms.iter().enumerate() {
@@ -2354,15 +2390,18 @@ impl<'a> Compiler<'a> {
                         ty: Ty::Void,
                         quick: false,
                         light: None,
+                        screen: Vec::new(),
                     });
                 }
                 ArmKind::Each(b) if b.filter.is_none() => {
-                    let ty = self.add_every_option(f, b, i as u16);
+                    let (ty, screen) =
+                        self.add_every_option(f, b, i as u16, &screens[i], choice_id);
                     arms.push(ArmDef {
                         name: None,
                         ty,
                         quick: false,
                         light: None,
+                        screen,
                     });
                 }
                 ArmKind::Each(b) => {
@@ -2379,11 +2418,11 @@ impl<'a> Compiler<'a> {
                         ty,
                         quick: false,
                         light: None,
+                        screen: Vec::new(),
                     });
                 }
             }
         }
-        let choice_id = self.choices.len() as u32;
         self.choices.push(ChoiceDef {
             prompt: ch.prompt.clone().unwrap_or_else(|| "choose".into()),
             arms: Vec::new(),
@@ -2412,11 +2451,25 @@ impl<'a> Compiler<'a> {
                 bind = Some(slot);
             }
             let body = f.here() as usize;
-            self.block(f, &arm.body);
+            // The requirements checked while the options were collected
+            // stay in the body (a full run checks them again), but a light
+            // try, only made of options that passed them, starts after them.
+            let screened = arms[i].screen.len();
+            let mut after_screen = body;
+            let scope = f.locals.len();
+            for (k, s) in arm.body.stmts.iter().enumerate() {
+                self.stmt(f, s);
+                if k + 1 == screened {
+                    after_screen = f.here() as usize;
+                }
+            }
+            for l in &mut f.locals[scope..] {
+                l.name.clear();
+            }
             let sigs = self.sigs;
             let is_fn = |fid: u32| sigs.get(fid as usize).is_some_and(|s| !s.is_proc);
             arms[i].light = decided_prefix(&f.code, body, first_slot, is_fn).map(|_| LightArm {
-                start: body as u32,
+                start: after_screen as u32,
                 bind,
             });
             // A named option always offered whose body calls nothing and
@@ -2439,6 +2492,85 @@ impl<'a> Compiler<'a> {
         // Known once the bodies are compiled (nested choices come first).
         self.choices[choice_id as usize].names_may_clash = names_may_clash(&arms, self.kinds);
         self.choices[choice_id as usize].arms = arms;
+    }
+}
+
+impl Compiler<'_> {
+    /// The requirements a per-element arm starts with, with their
+    /// messages: those that can be checked on whole sets are checked
+    /// while the options are collected (see [`Compiler::add_every_option`]).
+    /// Conditions that draw random numbers are left to the arm.
+    fn leading_requires<'a>(&self, arm: &'a Arm) -> Vec<(&'a Expr, String)> {
+        if !matches!(arm.kind, ArmKind::Each(_)) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for s in &arm.body.stmts {
+            let StmtKind::Require(c, msg) = &s.kind else {
+                break;
+            };
+            if calls_any(c, &["random", "roll"]) {
+                break;
+            }
+            let text = msg
+                .clone()
+                .unwrap_or_else(|| format!("requires {}", self.diags.sources.slice(c.span)));
+            out.push((c, text));
+        }
+        out
+    }
+
+    /// With the candidate set of a per-element arm on the stack, pushes
+    /// for each leading requirement, while it can be checked natively on
+    /// a set (see [`Compiler::member_test`]), the members still passing:
+    /// returns the messages of the requirements so screened.
+    fn screen_sets(
+        &mut self,
+        f: &mut FnCtx,
+        b: &Binder,
+        k: KindId,
+        screen: &[(&Expr, String)],
+    ) -> Vec<u32> {
+        let mut msgs = Vec::new();
+        // At most eight (what `ChooseAddScreened` follows).
+        for (cond, text) in screen.iter().take(8) {
+            let probe = Binder {
+                filter: Some((*cond).clone()),
+                ..b.clone()
+            };
+            f.emit(Op::Dup, cond.span);
+            if !self.member_test(f, &probe, k) {
+                f.emit(Op::Pop, cond.span);
+                break;
+            }
+            msgs.push(self.message(text, cond.span));
+        }
+        msgs
+    }
+}
+
+/// Whether an expression calls one of these builtins (anywhere in it).
+fn calls_any(e: &Expr, names: &[&str]) -> bool {
+    let c = |x: &Expr| calls_any(x, names);
+    match &e.kind {
+        ExprKind::Call(n, args) => names.contains(&n.name.as_str()) || args.iter().any(c),
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::None | ExprKind::Name(_) => false,
+        ExprKind::Field(b, _) | ExprKind::Neg(b) | ExprKind::Not(b) => c(b),
+        ExprKind::Index(b, idx) => c(b) || idx.iter().any(c),
+        ExprKind::SetLit(args) => args.iter().any(c),
+        ExprKind::Binary(_, a, b) => c(a) || c(b),
+        ExprKind::Cond(a, b, d) => c(a) || c(b) || c(d),
+        ExprKind::SetBuild(b) | ExprKind::Aggregate(_, b, _) => {
+            let body = match &e.kind {
+                ExprKind::Aggregate(_, _, Some(x)) => c(x),
+                _ => false,
+            };
+            body || b.filter.as_ref().is_some_and(c)
+                || match &b.source {
+                    Source::Range(lo, hi, _) => c(lo) || c(hi),
+                    Source::Expr(x) => c(x),
+                }
+        }
     }
 }
 

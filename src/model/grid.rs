@@ -195,6 +195,7 @@ mod tests {
             span: Default::default(),
             grid: None,
             adjacent: Vec::new(),
+            field_sets: Vec::new(),
         };
         let grid = Grid {
             shape,

@@ -315,6 +315,7 @@ impl Builder {
             span: pspan,
             grid: None,
             adjacent: Vec::new(),
+            field_sets: Vec::new(),
         });
         let id = ast::Ident {
             name: "player".into(),
@@ -592,6 +593,7 @@ impl Builder {
                 span: r.span,
                 grid: None,
                 adjacent: Vec::new(),
+                field_sets: Vec::new(),
             });
         }
         raws
@@ -1453,13 +1455,18 @@ impl Builder {
             })
             .collect();
         let _ = (&mut choices, &mut messages);
+        let sizes: Vec<usize> = self.kinds.iter().map(|k| k.items.len()).collect();
+        let mut kinds = self.kinds.clone();
+        for k in &mut kinds {
+            k.index_fields(&sizes);
+        }
         Some(Ruleset {
             id: String::new(),
             name: String::new(),
             variants: Vec::new(),
             min_players: 0,
             max_players: 0,
-            kinds: self.kinds.clone(),
+            kinds,
             params: self.params.clone(),
             vars: self.vars.clone(),
             funcs,

@@ -66,6 +66,40 @@ pub struct Kind {
     pub grid: Option<crate::model::grid::Grid>,
     /// For a grid: the neighbours of each cell.
     pub adjacent: Vec<Vec<u32>>,
+    /// For each boolean or item field, the items by the field's value:
+    /// `field_sets[f][v]` is the set of items whose field `f` is `v` (for
+    /// other fields, no sets). Filled by [`Kind::index_fields`].
+    pub field_sets: Vec<Vec<crate::engine::state::Bits>>,
+}
+
+impl Kind {
+    /// Fills [`Kind::field_sets`] from the data (`kinds` gives the sizes
+    /// of the kinds item fields refer to).
+    pub fn index_fields(&mut self, sizes: &[usize]) {
+        let words = self.items.len().div_ceil(64).max(1);
+        self.field_sets = self
+            .fields
+            .iter()
+            .enumerate()
+            .map(|(f, fd)| {
+                let values = match fd.ty {
+                    Ty::Bool => 2,
+                    Ty::Ent(k) => sizes.get(k as usize).copied().unwrap_or(0),
+                    _ => 0,
+                };
+                let mut sets = vec![crate::engine::state::Bits::from_elem(0, words); values];
+                for (i, row) in self.data.iter().enumerate() {
+                    if let Some(set) = usize::try_from(row[f].int())
+                        .ok()
+                        .and_then(|v| sets.get_mut(v))
+                    {
+                        set[i / 64] |= 1 << (i % 64);
+                    }
+                }
+                sets
+            })
+            .collect();
+    }
 }
 
 /// A field of a kind.
@@ -186,6 +220,11 @@ pub struct ArmDef {
     /// Set when the arm is decided by a pure prefix ending at `legal;`: the
     /// look-ahead then runs only that prefix, without preparing an undo.
     pub light: Option<LightArm>,
+    /// The messages of the requirements the arm starts with that are
+    /// checked on whole sets while its options are collected: an option
+    /// breaking one is refused without being tried. The light try of the
+    /// others starts after them.
+    pub screen: Vec<u32>,
 }
 
 /// Where the pure prefix of an arm starts (see [`ArmDef::light`]).
