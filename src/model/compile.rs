@@ -78,6 +78,12 @@ impl FnCtx {
         f
     }
 
+    /// Drops the code emitted from `len` on (an attempt given up).
+    fn truncate(&mut self, len: usize) {
+        self.code.truncate(len);
+        self.spans.truncate(len);
+    }
+
     fn emit(&mut self, op: Op, span: Span) -> usize {
         self.code.push(op);
         self.spans.push(span);
@@ -1423,6 +1429,9 @@ impl<'a> Compiler<'a> {
         if k == ANY_KIND {
             return false;
         }
+        if let ExprKind::Binary(op @ (BinOp::Or | BinOp::And), a, c) = &cond.kind {
+            return self.member_test_either(f, b, k, *op, a, c);
+        }
         if let ExprKind::Not(inner) = &cond.kind {
             // The members failing `inner`: the set minus those passing it.
             let probe = Binder {
@@ -1465,6 +1474,55 @@ impl<'a> Compiler<'a> {
             None => return false,
         }
         f.emit(op, cond.span);
+        true
+    }
+
+    /// `a or c`, `a and c`, one side not mentioning `x` (evaluated once),
+    /// the other a native filter: with `or`, the set stays whole when the
+    /// first holds; with `and`, it empties when the first fails; else the
+    /// other side filters it. Nothing is emitted when this does not apply.
+    fn member_test_either(
+        &mut self,
+        f: &mut FnCtx,
+        b: &Binder,
+        k: KindId,
+        op: BinOp,
+        a: &Expr,
+        c: &Expr,
+    ) -> bool {
+        let x = b.var.name.as_str();
+        let (once, each) = match (mentions(a, x), mentions(c, x)) {
+            (false, true) => (a, c),
+            (true, false) => (c, a),
+            _ => return false,
+        };
+        let (code, diags) = (f.code.len(), self.diags.items.len());
+        self.cond(f, once);
+        let sp = once.span;
+        let mut ends = Vec::new();
+        if op == BinOp::Or {
+            ends.push(f.emit(Op::JumpIf(0), sp));
+        } else {
+            let go = f.emit(Op::JumpIf(0), sp);
+            f.emit(Op::Dup, sp);
+            f.emit(Op::Bin(BinOp::Sub), sp);
+            ends.push(f.emit(Op::Jump(0), sp));
+            let here = f.here();
+            f.patch(go, here);
+        }
+        let probe = Binder {
+            filter: Some(each.clone()),
+            ..b.clone()
+        };
+        if !self.member_test(f, &probe, k) {
+            f.truncate(code);
+            self.diags.items.truncate(diags);
+            return false;
+        }
+        let here = f.here();
+        for e in ends {
+            f.patch(e, here);
+        }
         true
     }
 
