@@ -338,7 +338,8 @@ impl Game {
         for i in 0..n {
             let (arm, value) = self.state.vm.options[i];
             // Refused while collected (tried in full when checking).
-            if let Some(m) = self.state.vm.screened(i).filter(|_| cut) {
+            let screened = self.state.vm.screened.refusal(&self.rules, i, value);
+            if let Some(m) = screened.filter(|_| cut) {
                 refused.push((arm, value, Why::Message(m)));
                 continue;
             }
@@ -668,11 +669,12 @@ fn dead_end(rules: &Ruleset, st: &mut State, depth: usize) -> Result<Option<Why>
         if has_quick && is_quick(rules, st, i) != pass {
             continue;
         }
-        if let Some(m) = st.vm.screened(i).filter(|_| st.cut_at_legal) {
+        let (arm, value) = st.vm.options[i];
+        let screened = st.vm.screened.refusal(rules, i, value);
+        if let Some(m) = screened.filter(|_| st.cut_at_legal) {
             note(i, Some(Why::Message(m)));
             continue;
         }
-        let (arm, value) = st.vm.options[i];
         if let Some(exit) = light_try(rules, st, arm, value) {
             match exit? {
                 Ok(_) => return Ok(None),

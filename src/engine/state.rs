@@ -101,21 +101,74 @@ pub struct Vm {
     pub frames: Vec<Frame>,
     /// Options collected by the current `choose`.
     pub options: Vec<(u16, i64)>,
-    /// The options refused while they were collected, as `(index in
-    /// options, message)`, by index: they broke a requirement their arm
-    /// starts with (see `Op::Screen`).
-    pub screened: Vec<(u32, u32)>,
+    /// What tells which options were refused while they were collected
+    /// (see `Op::ChooseAddScreened`).
+    pub screened: Screening,
 }
 
-impl Vm {
-    /// The message of the requirement the `i`-th option broke while the
-    /// options were collected, if it did.
-    pub fn screened(&self, i: usize) -> Option<u32> {
-        let at = self
-            .screened
-            .binary_search_by_key(&(i as u32), |s| s.0)
-            .ok()?;
-        Some(self.screened[at].1)
+/// The options of a `choose` refused while they were collected, because
+/// they break one of the requirements their arm starts with: kept as the
+/// sets of members passing each requirement, and read only for the
+/// options asked about.
+#[derive(Debug, Clone, Default)]
+pub struct Screening {
+    arms: Vec<ScreenedArm>,
+    /// The passing sets, `ArmDef::screen.len()` for each arm, in order.
+    sets: Vec<Bits>,
+}
+
+/// The options `start..end`, of arm `arm` of choice `choice`, were
+/// screened with the passing sets from `first` on.
+#[derive(Debug, Clone, Copy)]
+struct ScreenedArm {
+    start: u32,
+    end: u32,
+    choice: u32,
+    arm: u16,
+    first: u32,
+}
+
+impl Screening {
+    /// Forgets everything (a new `choose`).
+    pub fn clear(&mut self) {
+        self.arms.clear();
+        self.sets.clear();
+    }
+
+    /// Records that the options `start..end` of an arm were screened
+    /// with these passing sets (one per screened requirement).
+    pub fn add(
+        &mut self,
+        (start, end): (usize, usize),
+        (choice, arm): (u32, u16),
+        sets: impl Iterator<Item = Bits>,
+    ) {
+        let first = self.sets.len() as u32;
+        self.sets.extend(sets);
+        self.arms.push(ScreenedArm {
+            start: start as u32,
+            end: end as u32,
+            choice,
+            arm,
+            first,
+        });
+    }
+
+    /// The message of the requirement the `i`-th option (of value
+    /// `value`) breaks, if it was screened and breaks one.
+    pub fn refusal(&self, rules: &Ruleset, i: usize, value: i64) -> Option<u32> {
+        let i = i as u32;
+        let a = self.arms.iter().find(|a| a.start <= i && i < a.end)?;
+        let msgs = &rules.choices[a.choice as usize].arms[a.arm as usize].screen;
+        let passing = &self.sets[a.first as usize..a.first as usize + msgs.len()];
+        let has = |s: &Bits| {
+            usize::try_from(value)
+                .ok()
+                .and_then(|v| s.get(v / 64).map(|w| w >> (v % 64) & 1 == 1))
+                .unwrap_or(false)
+        };
+        let j = passing.iter().position(|s| !has(s))?;
+        Some(msgs[j])
     }
 }
 
@@ -176,7 +229,7 @@ pub struct TryMark {
     stack: Vec<Value>,
     frames: Vec<Frame>,
     options: Vec<(u16, i64)>,
-    screened: Vec<(u32, u32)>,
+    screened: Screening,
     rng: Pcg64,
     status: Status,
     trail: usize,
@@ -190,7 +243,7 @@ pub struct Spare {
     stacks: Vec<Vec<Value>>,
     frames: Vec<Vec<Frame>>,
     options: Vec<Vec<(u16, i64)>>,
-    screens: Vec<Vec<(u32, u32)>>,
+    screens: Vec<Screening>,
 }
 
 impl Clone for Spare {

@@ -734,36 +734,31 @@ fn members(rules: &Ruleset, st: &mut State, op: &Op) {
     st.vm.stack.push(Value::S(out));
 }
 
-/// `ChooseAddScreened`: the options of an arm, those missing from one of
-/// the screening sets refused at once.
+/// `ChooseAddScreened`: the options of an arm, with the sets telling
+/// which of them are refused at once (read when asked, see
+/// [`crate::engine::state::Screening`]).
 #[inline(never)]
 fn add_screened(rules: &Ruleset, st: &mut State, choice: u32, arm: u16) {
-    let msgs = &rules.choices[choice as usize].arms[arm as usize].screen;
+    let n = rules.choices[choice as usize].arms[arm as usize]
+        .screen
+        .len();
     let vm = &mut st.vm;
-    let at = vm.stack.len() - msgs.len() - 1;
-    let (all, screens) = vm.stack[at..].split_first().expect("the candidates");
-    let word = |s: &Value, wi: usize| s.bits().get(wi).copied().unwrap_or(0);
-    vm.options.reserve(set_count(all.bits()) as usize);
-    for (wi, w) in all.bits().iter().enumerate() {
+    let at = vm.stack.len() - n - 1;
+    let start = vm.options.len();
+    for (wi, w) in vm.stack[at].bits().iter().enumerate() {
         let mut w = *w;
-        // Members still passing after each screen, within this word.
-        let mut passing = w;
-        let mut out = [0u64; 8];
-        for (j, s) in screens.iter().enumerate().take(out.len()) {
-            out[j] = passing & !word(s, wi);
-            passing &= word(s, wi);
-        }
         while w != 0 {
-            let b = w.trailing_zeros();
+            let b = w.trailing_zeros() as i64;
+            vm.options.push((arm, wi as i64 * 64 + b));
             w &= w - 1;
-            let index = vm.options.len() as u32;
-            vm.options.push((arm, wi as i64 * 64 + b as i64));
-            if passing >> b & 1 == 0 {
-                let j = out.iter().position(|o| o >> b & 1 == 1).unwrap_or(0);
-                vm.screened.push((index, msgs[j]));
-            }
         }
     }
+    let end = vm.options.len();
+    let passing = vm.stack.drain(at + 1..).map(|v| match v {
+        Value::S(bits) => bits,
+        Value::I(_) => Bits::new(),
+    });
+    vm.screened.add((start, end), (choice, arm), passing);
     vm.stack.truncate(at);
 }
 
