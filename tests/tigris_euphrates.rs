@@ -134,3 +134,34 @@ fn a_determinization_reshuffles_bag_other_hands_and_discards_together() {
         }
     }
 }
+
+#[test]
+fn the_colours_in_a_hand_are_read_natively_with_the_same_answer() {
+    let rules = rules();
+    for seed in 0..20 {
+        let g = game_after(&rules, 2, seed, 25);
+        let mut extra = (*rules).clone();
+        let mut values = Vec::new();
+        // The native form (the values of a field over a set) and the same
+        // question asked colour by colour.
+        for (src, native) in [
+            (
+                "count({k in colour where any(t in hand[archer]: t.colour == k)})",
+                true,
+            ),
+            ("count(k in colour where held(archer, k) > 0)", false),
+        ] {
+            let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
+            let (f, _) = tabula::model::snippet::add_expr(&mut extra, &e).unwrap();
+            let code = &extra.funcs[f as usize].code;
+            let image = code
+                .iter()
+                .any(|op| matches!(op, tabula::engine::bytecode::Op::FieldImage(..)));
+            assert_eq!(image, native, "{src}");
+            let mut st = g.state().clone();
+            values.push(vm::eval(&extra, &mut st, f, Vec::new()).unwrap().int());
+        }
+        assert_eq!(values[0], values[1], "seed {seed}");
+        assert!((1..=4).contains(&values[0]), "seed {seed}: {values:?}");
+    }
+}

@@ -148,6 +148,9 @@ pub enum Op {
     /// Pop a value, then a set of items of a kind: push the members whose
     /// scalar field equals the value.
     MembersFieldEq(KindId, u16),
+    /// Pop a set of items of a kind: push the set of the values its
+    /// members hold in an item field (`{x in K where any(t in s: t.f == x)}`).
+    FieldImage(KindId, u16),
     /// Pop the last then the first index of a one-dimensional variable;
     /// shift the elements between them (inclusive) one place up, the last
     /// moving to the first place (a wheel turning one step).

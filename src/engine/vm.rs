@@ -472,7 +472,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
                 st.vm.stack.push(Value::S(bits));
             }
-            Op::MembersEq(_) | Op::MembersFieldEq(..) => members(rules, st, op),
+            Op::MembersEq(_) | Op::MembersFieldEq(..) | Op::FieldImage(..) => {
+                members(rules, st, op)
+            }
             Op::CountEq(v) => {
                 let x = pop_i!();
                 let c = row(rules, st, *v).iter().filter(|w| **w == x).count();
@@ -695,9 +697,24 @@ fn neighbours(kind: &crate::model::ruleset::Kind, of: &Value) -> Bits {
 }
 
 /// `MembersEq` and `MembersFieldEq`: pops a value and a set, pushes the
-/// members that pass (kept out of the interpreter's loop).
+/// members that pass; `FieldImage`: pops a set, pushes the values of its
+/// members' field (kept out of the interpreter's loop).
 #[inline(never)]
 fn members(rules: &Ruleset, st: &mut State, op: &Op) {
+    if let Op::FieldImage(k, f) = *op {
+        // The values whose items meet the set.
+        let set = st.vm.stack.pop().expect("set");
+        let by_value = rules.kinds[k as usize].field_sets.get(f as usize);
+        let by_value = by_value.map_or(&[][..], Vec::as_slice);
+        let mut out = set_bits(by_value.len());
+        for (v, items) in by_value.iter().enumerate() {
+            if items.iter().zip(set.bits()).any(|(a, b)| a & b != 0) {
+                out[v / 64] |= 1 << (v % 64);
+            }
+        }
+        st.vm.stack.push(Value::S(out));
+        return;
+    }
     let x = st.vm.stack.pop().map_or(0, |v| v.int());
     let set = st.vm.stack.pop().expect("set");
     let bits = set.bits();

@@ -1605,7 +1605,10 @@ impl<'a> Compiler<'a> {
             f.emit(Op::SelectEq(v), sp);
             return Some(Ty::Set(k));
         }
-        if self.kind_source(f, src).is_some() || !self.member_lhs_shape(b) {
+        if let Some(k) = self.kind_source(f, src) {
+            return self.field_image(f, b, k);
+        }
+        if !self.member_lhs_shape(b) {
             return None;
         }
         let k = self.set_source(f, src);
@@ -1615,6 +1618,55 @@ impl<'a> Compiler<'a> {
         // The set is on the stack but its filter is not native after all
         // (its kind does not match): filter it member by member.
         Some(self.filter_set_on_stack(f, b, k))
+    }
+
+    /// `{x in K where any(t in s: t.field == x)}`, `K` a kind and
+    /// `t.field` an item of `K`: the values the members of `s` hold,
+    /// pushed natively. `None` (nothing emitted) for any other filter.
+    fn field_image(&mut self, f: &mut FnCtx, b: &Binder, k: KindId) -> Option<Ty> {
+        let Some(ExprKind::Aggregate(Aggregate::Any, inner, Some(body))) =
+            b.filter.as_ref().map(|c| &c.kind)
+        else {
+            return None;
+        };
+        let (x, t) = (b.var.name.as_str(), inner.var.name.as_str());
+        let is = |e: &Expr, n: &str| matches!(&e.kind, ExprKind::Name(i) if i.name == n);
+        let ExprKind::Binary(BinOp::Eq, l, r) = &body.kind else {
+            return None;
+        };
+        let field = match (&l.kind, &r.kind) {
+            (ExprKind::Field(base, fd), _) if is(base, t) && is(r, x) => fd,
+            (_, ExprKind::Field(base, fd)) if is(base, t) && is(l, x) => fd,
+            _ => return None,
+        };
+        let Source::Expr(src) = &inner.source else {
+            return None;
+        };
+        if inner.filter.is_some()
+            || t == x
+            || mentions(src, x)
+            || self.kind_source(f, src).is_some()
+        {
+            return None;
+        }
+        let (code, diags) = (f.code.len(), self.diags.items.len());
+        let ks = self.set_source(f, src);
+        let fi = (ks != ANY_KIND)
+            .then(|| {
+                self.kinds[ks as usize]
+                    .fields
+                    .iter()
+                    .position(|d| d.name == field.name)
+            })
+            .flatten()
+            .filter(|fi| self.kinds[ks as usize].fields[*fi].ty == Ty::Ent(k));
+        let Some(fi) = fi else {
+            f.truncate(code);
+            self.diags.items.truncate(diags);
+            return None;
+        };
+        f.emit(Op::FieldImage(ks, fi as u16), b.span);
+        Some(Ty::Set(k))
     }
 
     /// Whether the filter of `b` looks like one [`Compiler::member_test`]
@@ -2464,10 +2516,21 @@ impl<'a> Compiler<'a> {
                 }
                 ArmKind::Each(b) => {
                     let mark = f.locals.len();
-                    let ty = self.binder_loop(f, b, false, |_c, f, var| {
-                        f.emit(Op::Load(var), arm.span);
-                        f.emit(Op::ChooseAdd(i as u16), arm.span);
-                    });
+                    // A filter the engine applies natively gives the
+                    // options as one set (in the same order).
+                    let ty = match self.native_selection(f, b) {
+                        Some(set) => {
+                            f.emit(Op::ChooseAddSet(i as u16), arm.span);
+                            match set {
+                                Ty::Set(k) => Ty::Ent(k),
+                                _ => Ty::Error,
+                            }
+                        }
+                        None => self.binder_loop(f, b, false, |_c, f, var| {
+                            f.emit(Op::Load(var), arm.span);
+                            f.emit(Op::ChooseAdd(i as u16), arm.span);
+                        }),
+                    };
                     for l in &mut f.locals[mark..] {
                         l.name.clear();
                     }
@@ -2714,6 +2777,7 @@ fn decided_prefix(
             | Op::CountEq(_)
             | Op::MembersEq(_)
             | Op::MembersFieldEq(..)
+            | Op::FieldImage(..)
             | Op::Require(_)
             | Op::Fail(_) => true,
             _ => false,
