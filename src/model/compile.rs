@@ -2562,46 +2562,7 @@ impl<'a> Compiler<'a> {
             f.emit(Op::Const(i as i64), arm.span);
             f.emit(Op::Bin(BinOp::Eq), arm.span);
             let next = f.emit(Op::JumpIfNot(0), arm.span);
-            let mark = f.locals.len();
-            let first_slot = f.nlocals;
-            let mut bind = None;
-            if let ArmKind::Each(b) = &arm.kind {
-                let slot = f.declare(&b.var.name, arms[i].ty.clone());
-                f.emit(Op::Load(val_slot), arm.span);
-                f.emit(Op::Store(slot), arm.span);
-                bind = Some(slot);
-            }
-            let body = f.here() as usize;
-            // The requirements checked while the options were collected
-            // stay in the body (a full run checks them again), but a light
-            // try, only made of options that passed them, starts after them.
-            let screened = arms[i].screen.len();
-            let mut after_screen = body;
-            let scope = f.locals.len();
-            for (k, s) in arm.body.stmts.iter().enumerate() {
-                self.stmt(f, s);
-                if k + 1 == screened {
-                    after_screen = f.here() as usize;
-                }
-            }
-            for l in &mut f.locals[scope..] {
-                l.name.clear();
-            }
-            let sigs = self.sigs;
-            let is_fn = |fid: u32| sigs.get(fid as usize).is_some_and(|s| !s.is_proc);
-            arms[i].light = decided_prefix(&f.code, body, first_slot, is_fn).map(|_| LightArm {
-                start: after_screen as u32,
-                bind,
-            });
-            // A named option always offered whose body calls nothing and
-            // asks nothing (a `pass`, a `done`).
-            arms[i].quick = matches!(&arm.kind, ArmKind::Named(_, None))
-                && !f.code[body..]
-                    .iter()
-                    .any(|op| matches!(op, Op::Call(..) | Op::CallDyn(_) | Op::ChooseWait(_)));
-            for l in &mut f.locals[mark..] {
-                l.name.clear();
-            }
+            self.arm_body(f, arm, &mut arms[i], val_slot);
             ends.push(f.emit(Op::Jump(0), arm.span));
             let here = f.here();
             f.patch(next, here);
@@ -2617,6 +2578,49 @@ impl<'a> Compiler<'a> {
 }
 
 impl Compiler<'_> {
+    /// Compiles what happens when an option of `arm` is chosen (its value
+    /// in local `val_slot`), and learns from the code whether the arm is
+    /// light (see [`decided_prefix`]) or quick.
+    fn arm_body(&mut self, f: &mut FnCtx, arm: &Arm, def: &mut ArmDef, val_slot: u16) {
+        let mark = f.locals.len();
+        let first_slot = f.nlocals;
+        let mut bind = None;
+        if let ArmKind::Each(b) = &arm.kind {
+            let slot = f.declare(&b.var.name, def.ty.clone());
+            f.emit(Op::Load(val_slot), arm.span);
+            f.emit(Op::Store(slot), arm.span);
+            bind = Some(slot);
+        }
+        let body = f.here() as usize;
+        // The requirements checked while the options were collected stay
+        // in the body (a full run checks them again), but a light try, only
+        // made of options that passed them, starts after them.
+        let screened = def.screen.len();
+        let mut after_screen = body;
+        for (k, s) in arm.body.stmts.iter().enumerate() {
+            self.stmt(f, s);
+            if k + 1 == screened {
+                after_screen = f.here() as usize;
+            }
+        }
+        let sigs = self.sigs;
+        let is_fn = |fid: u32| sigs.get(fid as usize).is_some_and(|s| !s.is_proc);
+        def.light = decided_prefix(&f.code, body, first_slot, is_fn).map(|_| LightArm {
+            start: after_screen as u32,
+            bind,
+        });
+        // A named option always offered whose body calls nothing and asks
+        // nothing (a `pass`, a `done`).
+        def.quick = matches!(&arm.kind, ArmKind::Named(_, None))
+            && !f.code[body..]
+                .iter()
+                .any(|op| matches!(op, Op::Call(..) | Op::CallDyn(_) | Op::ChooseWait(_)));
+        // The arm's names (its binding, its `let`s) go out of scope.
+        for l in &mut f.locals[mark..] {
+            l.name.clear();
+        }
+    }
+
     /// The requirements a per-element arm starts with, with their
     /// messages: those that can be checked on whole sets are checked
     /// while the options are collected (see [`Compiler::add_every_option`]).
