@@ -9,6 +9,7 @@
 pub mod agents;
 pub mod cli;
 pub mod engine;
+pub mod ir;
 pub mod lang;
 pub mod model;
 pub mod scenario;

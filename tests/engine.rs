@@ -301,10 +301,10 @@ fn filters_over_sets_are_applied_natively_with_the_same_answers() {
             let uses_native = extra.funcs[f as usize].code.iter().any(|op| {
                 matches!(
                     op,
-                    tabula::engine::bytecode::Op::MembersEq(_)
-                        | tabula::engine::bytecode::Op::MembersFieldEq(..)
+                    tabula::ir::bytecode::Op::MembersEq(_)
+                        | tabula::ir::bytecode::Op::MembersFieldEq(..)
                         // `x in t`: an intersection of sets.
-                        | tabula::engine::bytecode::Op::Bin(tabula::lang::ast::BinOp::And)
+                        | tabula::ir::bytecode::Op::Bin(tabula::ir::bytecode::BinaryOp::And)
                 )
             });
             assert_eq!(uses_native, is_native, "{src}");

@@ -156,7 +156,7 @@ fn the_colours_in_a_hand_are_read_natively_with_the_same_answer() {
             let code = &extra.funcs[f as usize].code;
             let image = code
                 .iter()
-                .any(|op| matches!(op, tabula::engine::bytecode::Op::FieldImage(..)));
+                .any(|op| matches!(op, tabula::ir::bytecode::Op::FieldImage(..)));
             assert_eq!(image, native, "{src}");
             let mut st = g.state().clone();
             values.push(vm::eval(&extra, &mut st, f, Vec::new()).unwrap().int());

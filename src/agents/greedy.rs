@@ -23,10 +23,10 @@ use rand_core::SeedableRng;
 use rand_pcg::Pcg64;
 
 use super::{uniform_below, Agent};
-use crate::engine::bytecode::FuncId;
 use crate::engine::state::Value;
 use crate::engine::{vm, Decision, Game};
-use crate::model::ruleset::{Ty, PLAYER};
+use crate::ir::bytecode::FuncId;
+use crate::ir::ruleset::{Ty, PLAYER};
 use crate::model::Ruleset;
 
 /// The name of the evaluation function a ruleset may declare for bots.

@@ -18,11 +18,11 @@ use rand_pcg::Pcg64;
 
 use super::greedy::evaluation;
 use super::{uniform_below, Agent};
-use crate::engine::bytecode::FuncId;
 use crate::engine::state::Value;
 use crate::engine::{vm, Decision, Game};
-use crate::lang::ast::Visibility;
-use crate::model::ruleset::{Ruleset, Ty, PLAYER};
+use crate::ir::bytecode::FuncId;
+use crate::ir::ruleset::Visibility;
+use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
 
 /// Decisions a rollout plays before the position is valued.
 const ROLLOUT_STEPS: usize = 60;

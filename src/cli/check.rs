@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::{load_rules, CmdResult, Failed, RulesetArgs};
-use crate::model::ruleset::{Data, Ruleset, Ty};
+use crate::ir::ruleset::{Data, Ruleset, Ty};
 
 /// Random games per player count that `check --check-legal` plays.
 const LEGAL_CHECK_GAMES: u64 = 10;

@@ -338,7 +338,7 @@ pub fn seat_names(rules: &Ruleset, players: usize) -> Vec<String> {
     (0..players)
         .map(|p| {
             rules.display(
-                &crate::model::ruleset::Ty::Ent(crate::model::ruleset::PLAYER),
+                &crate::ir::ruleset::Ty::Ent(crate::ir::ruleset::PLAYER),
                 p as i64,
                 players,
             )

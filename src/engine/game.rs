@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use crate::engine::state::{RuntimeError, State, Status, Value};
 use crate::engine::vm::{self, Exit};
-use crate::lang::span::Span;
-use crate::model::ruleset::{Ruleset, Ty};
+use crate::ir::ruleset::{Ruleset, Ty};
+use crate::ir::span::Span;
 
 /// How many of the same player's decisions are looked through to find
 /// whether an option can be completed without breaking a requirement.
@@ -303,7 +303,7 @@ impl Game {
     }
 
     /// Two options of one choice must not share a name (checked only where
-    /// the arms allow it, see [`crate::model::ruleset::ChoiceDef`]).
+    /// the arms allow it, see [`crate::ir::ruleset::ChoiceDef`]).
     fn check_names(&self) -> Result<(), ApplyError> {
         let Status::Waiting { choice, .. } = self.state.status else {
             return Ok(());
@@ -701,7 +701,7 @@ fn dead_end(rules: &Ruleset, st: &mut State, depth: usize) -> Result<Option<Why>
     Ok(Some(first_reason.unwrap_or(Why::NoOption(span))))
 }
 
-/// Tries an option of a light arm (see [`crate::model::ruleset::ArmDef::light`])
+/// Tries an option of a light arm (see [`crate::ir::ruleset::ArmDef::light`])
 /// by running only its pure prefix, in place, in the frame of the
 /// `choose`: `Ok(message of the legal;)` when it reaches `legal;`,
 /// `Err(reason)` when it is refused. `None` for any other arm, or when
@@ -773,7 +773,7 @@ fn try_way(
 }
 
 /// The arms of the choice `st` waits at (none when it waits for nothing).
-fn choice_arms<'r>(rules: &'r Ruleset, st: &State) -> &'r [crate::model::ruleset::ArmDef] {
+fn choice_arms<'r>(rules: &'r Ruleset, st: &State) -> &'r [crate::ir::ruleset::ArmDef] {
     match st.status {
         Status::Waiting { choice, .. } => &rules.choices[choice as usize].arms,
         _ => &[],

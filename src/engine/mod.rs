@@ -1,6 +1,5 @@
 //! Engine: state, decisions, apply, views, random generator, logs.
 
-pub mod bytecode;
 pub mod game;
 pub mod log;
 pub mod state;

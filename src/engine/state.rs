@@ -3,19 +3,11 @@
 
 use rand_core::SeedableRng;
 use rand_pcg::Pcg64;
-use smallvec::SmallVec;
 
-use crate::engine::bytecode::VarId;
-use crate::lang::span::Span;
-use crate::model::ruleset::{Ruleset, Ty, VarDef};
-
-/// Words of a set a [`Bits`] holds in place: 3 words, 192 members.
-pub const INLINE_WORDS: usize = 3;
-
-/// A set's bits, one per item index, in words of 64. Sets of up to 192
-/// members (every set of the games so far) live in place and are made,
-/// copied and dropped without touching the heap; larger ones spill to it.
-pub type Bits = SmallVec<[u64; INLINE_WORDS]>;
+use crate::ir::bits::{self, Bits};
+use crate::ir::bytecode::VarId;
+use crate::ir::ruleset::{Ruleset, Ty, VarDef};
+use crate::ir::span::Span;
 
 /// A value on the interpreter's stack.
 ///
@@ -45,22 +37,9 @@ impl Clone for Value {
     fn clone(&self) -> Value {
         match self {
             Value::I(v) => Value::I(*v),
-            Value::S(b) => Value::S(copy_bits(b)),
+            Value::S(b) => Value::S(bits::copy(b)),
         }
     }
-}
-
-/// A copy of a set: one in place as a fixed block of words.
-#[inline]
-fn copy_bits(b: &Bits) -> Bits {
-    if b.spilled() {
-        return b.clone();
-    }
-    let mut words = [0u64; INLINE_WORDS];
-    for (i, w) in words.iter_mut().enumerate() {
-        *w = b.get(i).copied().unwrap_or(0);
-    }
-    Bits::from_buf_and_len(words, b.len())
 }
 
 impl Value {

@@ -2,9 +2,9 @@
 
 use crate::engine::state::{RuntimeError, State, Value};
 use crate::engine::vm::elements;
-use crate::lang::ast::Visibility;
-use crate::model::diag::{Diagnostic, Diagnostics};
-use crate::model::ruleset::{Ruleset, Ty, PLAYER};
+use crate::ir::diag::{Diagnostic, Diagnostics};
+use crate::ir::ruleset::Visibility;
+use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
 
 /// One line per variable element that is not at its zero value, with the
 /// parts `seat` may not see shown as `?` (`None`: the referee's view).
@@ -74,7 +74,7 @@ pub fn render(rules: &Ruleset, st: &State, seat: Option<usize>) -> Vec<String> {
     out
 }
 
-fn unflatten(v: &crate::model::ruleset::VarDef, mut flat: usize) -> Vec<i64> {
+fn unflatten(v: &crate::ir::ruleset::VarDef, mut flat: usize) -> Vec<i64> {
     let mut idx = vec![0i64; v.dims.len()];
     for (i, d) in v.dims.iter().enumerate().rev() {
         idx[i] = d.lo + (flat % d.size) as i64;

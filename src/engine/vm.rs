@@ -4,11 +4,11 @@
 use rand_core::RngCore;
 use rand_pcg::Pcg64;
 
-use crate::engine::bytecode::{Builtin, Op};
-use crate::engine::state::{Bits, Frame, RuntimeError, State, Status, Value, INLINE_WORDS};
-use crate::lang::ast::BinOp;
-use crate::lang::span::Span;
-use crate::model::ruleset::{Ruleset, Ty, PLAYER};
+use crate::engine::state::{Frame, RuntimeError, State, Status, Value};
+use crate::ir::bits::{self, Bits};
+use crate::ir::bytecode::{BinaryOp, Builtin, Op};
+use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
+use crate::ir::span::Span;
 
 /// Why the interpreter stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,61 +83,6 @@ fn err(span: Span, msg: impl Into<String>) -> RuntimeError {
         message: msg.into(),
         span,
     }
-}
-
-/// An empty set with room for items `0..n` (at least one word).
-fn set_bits(n: usize) -> Bits {
-    Bits::from_elem(0, n.div_ceil(64).max(1))
-}
-
-/// A set of `n` words, word `i` being `word(i)`: built in place when it
-/// fits, without the checks of a general collection.
-#[inline]
-fn set_from_fn(n: usize, word: impl Fn(usize) -> u64) -> Bits {
-    if n > INLINE_WORDS {
-        return (0..n).map(word).collect();
-    }
-    let mut buf = [0u64; INLINE_WORDS];
-    for (i, b) in buf[..n].iter_mut().enumerate() {
-        *b = word(i);
-    }
-    Bits::from_buf_and_len(buf, n)
-}
-
-/// The set of items `0..n`.
-fn set_all(n: usize) -> Bits {
-    set_from_fn(n.div_ceil(64).max(1), |w| {
-        let k = n.saturating_sub(w * 64).min(64);
-        if k == 64 {
-            u64::MAX
-        } else {
-            (1 << k) - 1
-        }
-    })
-}
-
-fn set_has(bits: &[u64], i: i64) -> bool {
-    i >= 0 && (i as usize / 64) < bits.len() && bits[i as usize / 64] >> (i % 64) & 1 == 1
-}
-
-#[inline]
-fn set_put(bits: &mut Bits, i: i64, on: bool) {
-    if i < 0 {
-        return;
-    }
-    let w = i as usize / 64;
-    if bits.len() <= w {
-        bits.resize(w + 1, 0);
-    }
-    if on {
-        bits[w] |= 1 << (i % 64);
-    } else {
-        bits[w] &= !(1 << (i % 64));
-    }
-}
-
-fn set_count(bits: &[u64]) -> i64 {
-    bits.iter().map(|w| w.count_ones() as i64).sum()
 }
 
 fn set_elems(bits: &[u64]) -> impl Iterator<Item = i64> + '_ {
@@ -222,9 +167,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let off = var_offset(rules, st, *v).map_err(|m| err(span!(), m))?;
                 let stack = &mut st.vm.stack;
                 match vd.ty {
-                    crate::model::ruleset::Ty::Set(_) => {
+                    crate::ir::ruleset::Ty::Set(_) => {
                         let words = &st.words[off..off + vd.elem_words];
-                        stack.push(Value::S(set_from_fn(words.len(), |i| words[i] as u64)));
+                        stack.push(Value::S(bits::from_fn(words.len(), |i| words[i] as u64)));
                     }
                     _ => stack.push(Value::I(st.words[off])),
                 }
@@ -378,24 +323,24 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 } else {
                     rules.kinds[*k as usize].items.len()
                 };
-                stack.push(Value::S(set_all(n)));
+                stack.push(Value::S(bits::all(n)));
             }
             Op::SetMake(_, n) => {
-                let mut bits = set_bits(0);
+                let mut bits = bits::empty(0);
                 for _ in 0..*n {
                     let e = pop_i!();
-                    set_put(&mut bits, e, true);
+                    bits::set(&mut bits, e, true);
                 }
                 stack.push(Value::S(bits));
             }
             Op::SetIn => {
                 let s = stack.pop().expect("set");
                 let e = pop_i!();
-                stack.push(Value::I(set_has(s.bits(), e) as i64));
+                stack.push(Value::I(bits::has(s.bits(), e) as i64));
             }
             Op::SetCount => {
                 let s = stack.pop().expect("set");
-                stack.push(Value::I(set_count(s.bits())));
+                stack.push(Value::I(bits::count(s.bits())));
             }
             Op::SetNext { set, cur, var } => {
                 let found = set_next(stack, base, *set, *cur, *var);
@@ -428,16 +373,16 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let c = pop_i!();
                 let kind = &rules.kinds[*k as usize];
                 let bits = if c < 0 {
-                    set_bits(0)
+                    bits::empty(0)
                 } else {
-                    crate::model::grid::connected(kind, c as usize, within.bits())
+                    crate::ir::grid::connected(kind, c as usize, within.bits())
                 };
                 st.vm.stack.push(Value::S(bits));
             }
             Op::Components(k) => {
                 let cells = stack.pop().expect("set");
                 let kind = &rules.kinds[*k as usize];
-                let n = crate::model::grid::components(kind, cells.bits());
+                let n = crate::ir::grid::components(kind, cells.bits());
                 st.vm.stack.push(Value::I(n));
             }
             Op::GroupsAround(k) => {
@@ -450,7 +395,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     0
                 } else {
                     let m = use_marked.then(|| marked.bits());
-                    crate::model::grid::groups_around(kind, c as usize, cells.bits(), m)
+                    crate::ir::grid::groups_around(kind, c as usize, cells.bits(), m)
                 };
                 st.vm.stack.push(Value::I(n));
             }
@@ -464,7 +409,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::SelectEq(v) => {
                 let x = pop_i!();
                 let words = row(rules, st, *v);
-                let mut bits = set_bits(words.len());
+                let mut bits = bits::empty(words.len());
                 for (i, w) in words.iter().enumerate() {
                     if *w == x {
                         bits[i / 64] |= 1 << (i % 64);
@@ -679,8 +624,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
 
 /// The neighbours of a cell, or of any cell of a set (`adjacent`).
 #[inline(never)]
-fn neighbours(kind: &crate::model::ruleset::Kind, of: &Value) -> Bits {
-    let mut bits = set_bits(kind.items.len());
+fn neighbours(kind: &crate::ir::ruleset::Kind, of: &Value) -> Bits {
+    let mut bits = bits::empty(kind.items.len());
     let words: &mut [u64] = &mut bits;
     let mut add = |c: i64| {
         for n in kind.adjacent.get(c as usize).map_or(&[][..], Vec::as_slice) {
@@ -706,7 +651,7 @@ fn members(rules: &Ruleset, st: &mut State, op: &Op) {
         let set = st.vm.stack.pop().expect("set");
         let by_value = rules.kinds[k as usize].field_sets.get(f as usize);
         let by_value = by_value.map_or(&[][..], Vec::as_slice);
-        let mut out = set_bits(by_value.len());
+        let mut out = bits::empty(by_value.len());
         for (v, items) in by_value.iter().enumerate() {
             if items.iter().zip(set.bits()).any(|(a, b)| a & b != 0) {
                 out[v / 64] |= 1 << (v % 64);
@@ -722,8 +667,8 @@ fn members(rules: &Ruleset, st: &mut State, op: &Op) {
         Op::MembersEq(v) => {
             let vd = &rules.vars[v as usize];
             let words = &st.words[vd.offset..vd.offset + vd.len()];
-            set_from_fn(bits.len(), |wi| {
-                members_where(bits[wi], wi, |i| words.get(i) == Some(&x))
+            bits::from_fn(bits.len(), |wi| {
+                bits::members_where(bits[wi], wi, |i| words.get(i) == Some(&x))
             })
         }
         Op::MembersFieldEq(k, f) => {
@@ -733,15 +678,15 @@ fn members(rules: &Ruleset, st: &mut State, op: &Op) {
                 .get(f as usize)
                 .map_or(&[][..], Vec::as_slice);
             if let Some(items) = usize::try_from(x).ok().and_then(|v| by_value.get(v)) {
-                let out = set_from_fn(bits.len(), |wi| {
+                let out = bits::from_fn(bits.len(), |wi| {
                     bits[wi] & items.get(wi).copied().unwrap_or(0)
                 });
                 st.vm.stack.push(Value::S(out));
                 return;
             }
             let data = &kind.data;
-            set_from_fn(bits.len(), |wi| {
-                members_where(bits[wi], wi, |i| {
+            bits::from_fn(bits.len(), |wi| {
+                bits::members_where(bits[wi], wi, |i| {
                     data.get(i).is_some_and(|row| row[f as usize].int() == x)
                 })
             })
@@ -777,20 +722,6 @@ fn add_screened(rules: &Ruleset, st: &mut State, choice: u32, arm: u16) {
     });
     vm.screened.add((start, end), (choice, arm), passing);
     vm.stack.truncate(at);
-}
-
-/// The members of word `wi` of a set (`word`) that pass `keep`, as a word.
-#[inline]
-fn members_where(word: u64, wi: usize, keep: impl Fn(usize) -> bool) -> u64 {
-    let (mut w, mut out) = (word, 0);
-    while w != 0 {
-        let b = w.trailing_zeros() as usize;
-        if keep(wi * 64 + b) {
-            out |= 1 << b;
-        }
-        w &= w - 1;
-    }
-    out
 }
 
 /// Moves a loop over the set in local `set` on: stores the next element at
@@ -909,9 +840,9 @@ fn list_op(
             st.vm.stack.push(Value::I(has as i64));
         }
         Op::ListSet(_) => {
-            let mut bits = set_bits(0);
+            let mut bits = bits::empty(0);
             for w in &st.words[off + 1..off + 1 + len] {
-                set_put(&mut bits, *w, true);
+                bits::set(&mut bits, *w, true);
             }
             st.vm.stack.push(Value::S(bits));
         }
@@ -968,8 +899,8 @@ fn list_op(
 
 /// An operation on two integers, when it cannot fail.
 #[inline]
-fn int_binary(op: BinOp, x: i64, y: i64) -> Option<i64> {
-    use BinOp::*;
+fn int_binary(op: BinaryOp, x: i64, y: i64) -> Option<i64> {
+    use BinaryOp::*;
     Some(match op {
         Or => ((x != 0) || (y != 0)) as i64,
         And => ((x != 0) && (y != 0)) as i64,
@@ -986,16 +917,16 @@ fn int_binary(op: BinOp, x: i64, y: i64) -> Option<i64> {
     })
 }
 
-fn binary(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, RuntimeError> {
-    use BinOp::*;
+fn binary(op: BinaryOp, a: Value, b: Value, span: Span) -> Result<Value, RuntimeError> {
+    use BinaryOp::*;
     if let (Value::S(x), Value::S(y)) = (&a, &b) {
         let n = x.len().max(y.len());
         let get = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
         return Ok(match op {
-            Add => Value::S(set_from_fn(n, |i| get(x, i) | get(y, i))),
-            Sub => Value::S(set_from_fn(n, |i| get(x, i) & !get(y, i))),
+            Add => Value::S(bits::from_fn(n, |i| get(x, i) | get(y, i))),
+            Sub => Value::S(bits::from_fn(n, |i| get(x, i) & !get(y, i))),
             // Not written in the rules: the compiler's intersection.
-            And => Value::S(set_from_fn(n, |i| get(x, i) & get(y, i))),
+            And => Value::S(bits::from_fn(n, |i| get(x, i) & get(y, i))),
             Eq => Value::I((0..n).all(|i| get(x, i) == get(y, i)) as i64),
             Ne => Value::I((0..n).any(|i| get(x, i) != get(y, i)) as i64),
             _ => return Err(err(span, "unsupported operation on sets")),
@@ -1038,8 +969,8 @@ fn row<'s>(rules: &Ruleset, st: &'s State, v: u32) -> &'s [i64] {
 
 /// The value read at a missing key of a table of this type: `none` for
 /// items and procedures, 0 otherwise.
-fn missing(ty: &crate::model::ruleset::Ty) -> i64 {
-    use crate::model::ruleset::Ty;
+fn missing(ty: &crate::ir::ruleset::Ty) -> i64 {
+    use crate::ir::ruleset::Ty;
     match ty {
         Ty::Array(inner) | Ty::Map(_, inner) => match **inner {
             Ty::Ent(_) | Ty::Proc => -1,
@@ -1076,7 +1007,7 @@ fn builtin(
         Builtin::Min2 => Value::I(i(0).min(i(1))),
         Builtin::Max2 => Value::I(i(0).max(i(1))),
         Builtin::Abs => Value::I(i(0).saturating_abs()),
-        Builtin::Count => Value::I(set_count(args[0].bits())),
+        Builtin::Count => Value::I(bits::count(args[0].bits())),
         Builtin::NextPlayer => {
             if i(0) < 0 {
                 return Err(err(span, "next(none)"));
@@ -1100,7 +1031,7 @@ fn builtin(
         Builtin::First => Value::I(set_elems(args[0].bits()).next().unwrap_or(-1)),
         Builtin::With | Builtin::Without => {
             let mut bits = Bits::from_slice(args[0].bits());
-            set_put(&mut bits, i(1), b == Builtin::With);
+            bits::set(&mut bits, i(1), b == Builtin::With);
             Value::S(bits)
         }
     })
@@ -1109,7 +1040,7 @@ fn builtin(
 /// An element of a set drawn at random (`none` from an empty set, which
 /// draws nothing).
 fn random_elem(bits: &[u64], rng: &mut Pcg64) -> i64 {
-    let n = set_count(bits);
+    let n = bits::count(bits);
     if n == 0 {
         return -1;
     }

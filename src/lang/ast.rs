@@ -1,6 +1,7 @@
 //! The abstract syntax tree of the rules language, every node with its span.
 
-use crate::lang::span::Span;
+use crate::ir::bytecode::BinaryOp;
+use crate::ir::span::Span;
 
 /// A name with the place it was written.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,16 +32,7 @@ pub enum Item {
     Score(ScoreDecl),
 }
 
-/// Who may see a state variable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub enum Visibility {
-    /// Everyone.
-    Public,
-    /// Only the player of its first index.
-    Private,
-    /// No player.
-    Hidden,
-}
+pub use crate::ir::ruleset::Visibility;
 
 /// A state variable declaration.
 #[derive(Debug, Clone)]
@@ -310,6 +302,27 @@ pub enum BinOp {
     Div,
     /// `%`
     Rem,
+}
+
+impl From<BinOp> for BinaryOp {
+    fn from(op: BinOp) -> BinaryOp {
+        match op {
+            BinOp::Or => BinaryOp::Or,
+            BinOp::And => BinaryOp::And,
+            BinOp::Eq => BinaryOp::Eq,
+            BinOp::Ne => BinaryOp::Ne,
+            BinOp::Lt => BinaryOp::Lt,
+            BinOp::Le => BinaryOp::Le,
+            BinOp::Gt => BinaryOp::Gt,
+            BinOp::Ge => BinaryOp::Ge,
+            BinOp::In => BinaryOp::In,
+            BinOp::Add => BinaryOp::Add,
+            BinOp::Sub => BinaryOp::Sub,
+            BinOp::Mul => BinaryOp::Mul,
+            BinOp::Div => BinaryOp::Div,
+            BinOp::Rem => BinaryOp::Rem,
+        }
+    }
 }
 
 /// An aggregate over a binder.

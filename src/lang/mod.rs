@@ -2,4 +2,3 @@
 
 pub mod ast;
 pub mod parser;
-pub mod span;

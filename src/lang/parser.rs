@@ -4,8 +4,8 @@ use pest::iterators::Pair;
 use pest::Parser as _;
 use pest_derive::Parser;
 
+use crate::ir::span::Span;
 use crate::lang::ast::*;
-use crate::lang::span::Span;
 
 /// The pest parser generated from `grammar/rules.pest`.
 #[derive(Parser)]

@@ -4,12 +4,12 @@
 //! and typed as its code is emitted; a mistake is recorded as a diagnostic
 //! and compilation goes on with an error type, so one load reports all.
 
-use crate::engine::bytecode::{Builtin, Func, KindId, Op};
+use crate::ir::bytecode::{BinaryOp, Builtin, Func, KindId, Op};
+use crate::ir::diag::{did_you_mean, Diagnostic, Diagnostics};
+use crate::ir::ruleset::{ArmDef, ChoiceDef, Kind, LightArm, ParamDef, Ty, VarDef, PLAYER};
+use crate::ir::span::Span;
+use crate::ir::symbols::{Global, Sig, Symbols, RESERVED};
 use crate::lang::ast::*;
-use crate::lang::span::Span;
-use crate::model::diag::{did_you_mean, Diagnostic, Diagnostics};
-use crate::model::ruleset::{ArmDef, ChoiceDef, Kind, LightArm, ParamDef, Ty, VarDef, PLAYER};
-use crate::model::symbols::{Global, Sig, Symbols, RESERVED};
 
 /// Marks the element kind of `{}` until it meets a typed set.
 pub const ANY_KIND: KindId = u16::MAX;
@@ -127,7 +127,7 @@ impl FnCtx {
             self.emit(Op::Const(0), span);
         }
         self.emit(Op::Ret, span);
-        crate::engine::bytecode::fuse(&mut self.code);
+        crate::ir::bytecode::fuse(&mut self.code);
         Func {
             name: name.to_string(),
             arity,
@@ -586,9 +586,9 @@ impl<'a> Compiler<'a> {
                 }
                 f.emit(
                     Op::Bin(if op == AssignOp::Add {
-                        BinOp::Add
+                        BinaryOp::Add
                     } else {
-                        BinOp::Sub
+                        BinaryOp::Sub
                     }),
                     sp,
                 );
@@ -1443,13 +1443,13 @@ impl<'a> Compiler<'a> {
                 f.emit(Op::Pop, cond.span);
                 return false;
             }
-            f.emit(Op::Bin(BinOp::Sub), cond.span);
+            f.emit(Op::Bin(BinaryOp::Sub), cond.span);
             return true;
         }
         if let Some(t) = self.member_of_named_set(f, cond, x, k) {
             // `x in t`: the intersection.
             f.emit(t, cond.span);
-            f.emit(Op::Bin(BinOp::And), cond.span);
+            f.emit(Op::Bin(BinaryOp::And), cond.span);
             return true;
         }
         let (lhs, rhs) = match &cond.kind {
@@ -1505,7 +1505,7 @@ impl<'a> Compiler<'a> {
         } else {
             let go = f.emit(Op::JumpIf(0), sp);
             f.emit(Op::Dup, sp);
-            f.emit(Op::Bin(BinOp::Sub), sp);
+            f.emit(Op::Bin(BinaryOp::Sub), sp);
             ends.push(f.emit(Op::Jump(0), sp));
             let here = f.here();
             f.patch(go, here);
@@ -1982,7 +1982,7 @@ impl<'a> Compiler<'a> {
                         "compare items or numbers instead",
                     );
                 }
-                f.emit(Op::Bin(op), sp);
+                f.emit(Op::Bin(op.into()), sp);
                 Ty::Bool
             }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
@@ -1999,13 +1999,13 @@ impl<'a> Compiler<'a> {
                         "compare two ints (or two items of one kind)",
                     );
                 }
-                f.emit(Op::Bin(op), sp);
+                f.emit(Op::Bin(op.into()), sp);
                 Ty::Bool
             }
             _ => {
                 let ta = self.expr(f, a);
                 let tb = self.expr(f, b);
-                f.emit(Op::Bin(op), sp);
+                f.emit(Op::Bin(op.into()), sp);
                 match (&ta, &tb) {
                     (Ty::Int, Ty::Int) => Ty::Int,
                     (Ty::Set(x), Ty::Set(y)) if matches!(op, BinOp::Add | BinOp::Sub) => {
@@ -2122,17 +2122,17 @@ impl<'a> Compiler<'a> {
         let hi_slot = f.temp();
         let var = f.declare(name, ty);
         f.emit(Op::Const(1), sp);
-        f.emit(Op::Bin(BinOp::Sub), sp);
+        f.emit(Op::Bin(BinaryOp::Sub), sp);
         f.emit(Op::Store(var), sp);
         f.emit(Op::Store(hi_slot), sp);
         let top = f.here();
         f.emit(Op::Load(var), sp);
         f.emit(Op::Const(1), sp);
-        f.emit(Op::Bin(BinOp::Add), sp);
+        f.emit(Op::Bin(BinaryOp::Add), sp);
         f.emit(Op::Dup, sp);
         f.emit(Op::Store(var), sp);
         f.emit(Op::Load(hi_slot), sp);
-        f.emit(Op::Bin(BinOp::Lt), sp);
+        f.emit(Op::Bin(BinaryOp::Lt), sp);
         let exit_jump = f.emit(Op::JumpIfNot(0), sp);
         (top, exit_jump, var)
     }
@@ -2232,7 +2232,7 @@ impl<'a> Compiler<'a> {
                 Aggregate::Count => {
                     f.emit(Op::Load(acc), sp);
                     f.emit(Op::Const(1), sp);
-                    f.emit(Op::Bin(BinOp::Add), sp);
+                    f.emit(Op::Bin(BinaryOp::Add), sp);
                     f.emit(Op::Store(acc), sp);
                 }
                 Aggregate::Sum | Aggregate::Min | Aggregate::Max => {
@@ -2241,7 +2241,7 @@ impl<'a> Compiler<'a> {
                     body_ty = c.expr(f, e);
                     c.expect(&Ty::Int, &body_ty, e.span, "the value");
                     let op = match agg {
-                        Aggregate::Sum => Op::Bin(BinOp::Add),
+                        Aggregate::Sum => Op::Bin(BinaryOp::Add),
                         Aggregate::Min => Op::Builtin(Builtin::Min2, 2),
                         _ => Op::Builtin(Builtin::Max2, 2),
                     };
@@ -2279,9 +2279,9 @@ impl<'a> Compiler<'a> {
                     f.emit(Op::Load(best), sp);
                     f.emit(
                         Op::Bin(if agg == Aggregate::ArgMax {
-                            BinOp::Gt
+                            BinaryOp::Gt
                         } else {
-                            BinOp::Lt
+                            BinaryOp::Lt
                         }),
                         sp,
                     );
@@ -2295,7 +2295,7 @@ impl<'a> Compiler<'a> {
                     // if v == best: acc += {x}
                     f.emit(Op::Load(v), sp);
                     f.emit(Op::Load(best), sp);
-                    f.emit(Op::Bin(BinOp::Eq), sp);
+                    f.emit(Op::Bin(BinaryOp::Eq), sp);
                     let j = f.emit(Op::JumpIfNot(0), sp);
                     f.emit(Op::Load(acc), sp);
                     f.emit(Op::Load(var), sp);
@@ -2360,7 +2360,7 @@ impl<'a> Compiler<'a> {
             f.emit(Op::SetCount, sp);
             if agg == Aggregate::Any {
                 f.emit(Op::Const(0), sp);
-                f.emit(Op::Bin(BinOp::Gt), sp);
+                f.emit(Op::Bin(BinaryOp::Gt), sp);
                 return Some(Ty::Bool);
             }
             return Some(Ty::Int);
@@ -2372,7 +2372,7 @@ impl<'a> Compiler<'a> {
         f.emit(Op::CountEq(v), sp);
         if agg == Aggregate::Any {
             f.emit(Op::Const(0), sp);
-            f.emit(Op::Bin(BinOp::Gt), sp);
+            f.emit(Op::Bin(BinaryOp::Gt), sp);
             return Some(Ty::Bool);
         }
         Some(Ty::Int)
@@ -2385,7 +2385,7 @@ impl<'a> Compiler<'a> {
         self.expect(&Ty::Int, &t, hi.span, "the end of a range");
         if incl {
             f.emit(Op::Const(1), sp);
-            f.emit(Op::Bin(BinOp::Add), sp);
+            f.emit(Op::Bin(BinaryOp::Add), sp);
         }
         let t = self.expr(f, lo);
         self.expect(&Ty::Int, &t, lo.span, "the start of a range");
@@ -2560,7 +2560,7 @@ impl<'a> Compiler<'a> {
         for (i, arm) in ch.arms.iter().enumerate() {
             f.emit(Op::Load(arm_slot), arm.span);
             f.emit(Op::Const(i as i64), arm.span);
-            f.emit(Op::Bin(BinOp::Eq), arm.span);
+            f.emit(Op::Bin(BinaryOp::Eq), arm.span);
             let next = f.emit(Op::JumpIfNot(0), arm.span);
             self.arm_body(f, arm, &mut arms[i], val_slot);
             ends.push(f.emit(Op::Jump(0), arm.span));
@@ -2842,7 +2842,7 @@ fn op_text(op: BinOp) -> &'static str {
     }
 }
 
-fn index_hint(kinds: &[Kind], dims: &[crate::model::ruleset::DimDef]) -> String {
+fn index_hint(kinds: &[Kind], dims: &[crate::ir::ruleset::DimDef]) -> String {
     let parts: Vec<String> = dims
         .iter()
         .map(|d| match d.kind {

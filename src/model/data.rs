@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use marked_yaml::{Node, Spanned};
 use serde::Deserialize;
 
-use crate::lang::span::{offset_of, Span};
-use crate::model::diag::{did_you_mean, Diagnostic, Diagnostics};
+use crate::ir::diag::{did_you_mean, Diagnostic, Diagnostics};
+use crate::ir::span::{offset_of, Span};
 
 /// `game.yaml`: what the ruleset is and which files make it.
 #[derive(Debug, Deserialize)]

@@ -5,16 +5,16 @@ use std::path::{Path, PathBuf};
 
 use marked_yaml::Node;
 
-use crate::engine::bytecode::{FuncId, VarId};
+use crate::ir::bytecode::{FuncId, VarId};
+use crate::ir::diag::{did_you_mean, Diagnostic, Diagnostics};
+use crate::ir::grid::{Grid, GridShape};
+use crate::ir::ruleset::*;
+use crate::ir::span::Span;
+use crate::ir::symbols::{Global, Sig, Symbols};
 use crate::lang::ast;
 use crate::lang::parser;
-use crate::lang::span::Span;
 use crate::model::compile::{check_reserved, resolve_type, ty_name, Compiler, FnCtx};
 use crate::model::data::{self, check_keys, node_span, GameFile, VariantFile};
-use crate::model::diag::{did_you_mean, Diagnostic, Diagnostics};
-use crate::model::grid::{Grid, GridShape};
-use crate::model::ruleset::*;
-use crate::model::symbols::{Global, Sig, Symbols};
 
 /// Why a ruleset could not be loaded.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -1029,7 +1029,7 @@ impl Builder {
         }
         for k in 1..self.kinds.len() {
             if let Some(g) = self.kinds[k].grid {
-                crate::model::grid::finish_kind(&mut self.kinds[k], &g);
+                crate::ir::grid::finish_kind(&mut self.kinds[k], &g);
             }
         }
     }
@@ -1275,7 +1275,7 @@ impl Builder {
         game_file: u32,
         game_text: &str,
     ) -> Option<Ruleset> {
-        let mut funcs: Vec<Option<crate::engine::bytecode::Func>> = vec![None; self.sigs.len()];
+        let mut funcs: Vec<Option<crate::ir::bytecode::Func>> = vec![None; self.sigs.len()];
         let mut extra = Vec::new();
         let vars = self.vars.clone();
         let mut var_inits: Vec<(usize, FuncId)> = Vec::new();
@@ -1433,13 +1433,13 @@ impl Builder {
         let funcs: Vec<_> = funcs
             .into_iter()
             .map(|f| {
-                f.unwrap_or_else(|| crate::engine::bytecode::Func {
+                f.unwrap_or_else(|| crate::ir::bytecode::Func {
                     name: "?".into(),
                     arity: 0,
                     nlocals: 0,
                     returns: false,
                     is_proc: true,
-                    code: vec![crate::engine::bytecode::Op::Ret],
+                    code: vec![crate::ir::bytecode::Op::Ret],
                     spans: vec![Span::default()],
                     span: Span::default(),
                 })
@@ -1482,7 +1482,7 @@ impl Builder {
             symbols: self.symbols.clone(),
             sigs: self.sigs.clone(),
             check_legal: false,
-            labels: crate::model::ruleset::Labels::new(&self.kinds),
+            labels: crate::ir::ruleset::Labels::new(&self.kinds),
         })
     }
 }

@@ -3,13 +3,9 @@
 
 pub mod compile;
 pub mod data;
-pub mod diag;
-pub mod grid;
 pub mod load;
-pub mod ruleset;
 pub mod snippet;
-pub mod symbols;
 
-pub use diag::{Diagnostic, Diagnostics};
+pub use crate::ir::diag::{Diagnostic, Diagnostics};
+pub use crate::ir::ruleset::Ruleset;
 pub use load::{find_ruleset, load, LoadError};
-pub use ruleset::Ruleset;

@@ -1,12 +1,12 @@
 //! Compiling code written outside a ruleset (scenario programs and
 //! assertions) against a loaded ruleset.
 
-use crate::engine::bytecode::FuncId;
+use crate::ir::bytecode::FuncId;
+use crate::ir::diag::{Diagnostic, Diagnostics};
+use crate::ir::ruleset::{Ruleset, Ty};
+use crate::ir::span::Span;
 use crate::lang::ast::{Expr, Stmt};
-use crate::lang::span::Span;
 use crate::model::compile::{Compiler, FnCtx};
-use crate::model::diag::{Diagnostic, Diagnostics};
-use crate::model::ruleset::{Ruleset, Ty};
 
 fn compiler_run<T>(
     rules: &mut Ruleset,

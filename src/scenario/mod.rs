@@ -17,14 +17,14 @@ use std::sync::Arc;
 use marked_yaml::Node;
 
 use crate::engine::{ApplyError, Game};
+use crate::ir::diag::{Diagnostic, Diagnostics};
+use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
+use crate::ir::span::Span;
+use crate::ir::symbols::Global;
 use crate::lang::parser;
-use crate::lang::span::Span;
 use crate::model::data::node_span;
-use crate::model::diag::{Diagnostic, Diagnostics};
 use crate::model::load::syntax_diag;
-use crate::model::ruleset::{Ruleset, Ty, PLAYER};
 use crate::model::snippet;
-use crate::model::symbols::Global;
 
 /// The result of one scenario.
 #[derive(Debug)]

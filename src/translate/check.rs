@@ -9,10 +9,10 @@ use serde::Serialize;
 
 use crate::engine::state::State;
 use crate::engine::Game;
+use crate::ir::diag::{Diagnostic, Diagnostics};
+use crate::ir::ruleset::{Ruleset, Ty};
+use crate::ir::span::Span;
 use crate::lang::parser;
-use crate::lang::span::Span;
-use crate::model::diag::{Diagnostic, Diagnostics};
-use crate::model::ruleset::{Ruleset, Ty};
 use crate::model::snippet;
 use crate::translate::claims::{Claim, I18n};
 use crate::translate::matcher::{self, Pat};
@@ -206,7 +206,7 @@ impl Evaluator {
     }
 
     /// The sources known to the ruleset (its files and those added).
-    pub fn sources(&self) -> &crate::lang::span::SourceMap {
+    pub fn sources(&self) -> &crate::ir::span::SourceMap {
         &self.rules.sources
     }
 

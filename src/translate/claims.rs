@@ -7,9 +7,9 @@ use std::path::Path;
 use marked_yaml::Spanned;
 use serde::Deserialize;
 
-use crate::lang::span::Span;
+use crate::ir::diag::{Diagnostic, Diagnostics};
+use crate::ir::span::Span;
 use crate::model::data::{self, node_span};
-use crate::model::diag::{Diagnostic, Diagnostics};
 
 /// One language file.
 #[derive(Debug, Deserialize)]

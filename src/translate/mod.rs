@@ -17,7 +17,7 @@ pub mod text;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::model::diag::Diagnostics;
+use crate::ir::diag::Diagnostics;
 use crate::model::{find_ruleset, load, LoadError};
 
 pub use check::{Book, Evaluator, Finding, Report, Status, Summary};

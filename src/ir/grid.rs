@@ -3,8 +3,8 @@
 //! fields `x` and `y`, and a neighbour relation used by `adjacent`,
 //! `connected` and `components`.
 
-use crate::engine::state::Bits;
-use crate::model::ruleset::{Data, FieldDef, Kind, Ty};
+use crate::ir::bits::Bits;
+use crate::ir::ruleset::{Data, FieldDef, Kind, Ty};
 
 /// The shape of a grid's cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

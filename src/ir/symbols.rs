@@ -3,9 +3,9 @@
 
 use std::collections::HashMap;
 
-use crate::engine::bytecode::{FuncId, KindId, VarId};
-use crate::lang::span::Span;
-use crate::model::ruleset::Ty;
+use crate::ir::bytecode::{FuncId, KindId, VarId};
+use crate::ir::ruleset::Ty;
+use crate::ir::span::Span;
 
 /// What a global name denotes.
 #[derive(Debug, Clone)]

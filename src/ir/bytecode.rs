@@ -4,8 +4,7 @@
 //! the bottom of each frame. Every op has a span (kept beside the code) so
 //! that a runtime error points into the rules file that caused it.
 
-use crate::lang::ast::BinOp;
-use crate::lang::span::Span;
+use crate::ir::span::Span;
 
 /// Index of a function (a `fn`, a `proc`, or generated code) in the ruleset.
 pub type FuncId = u32;
@@ -13,6 +12,40 @@ pub type FuncId = u32;
 pub type VarId = u32;
 /// Index of a kind.
 pub type KindId = u16;
+
+/// An operator on two values: the rules' binary operators as the
+/// interpreter runs them (`In` with an integer on the right is false).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryOp {
+    /// `or`
+    Or,
+    /// `and`
+    And,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `in`
+    In,
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (rounds toward negative infinity)
+    Div,
+    /// `%`
+    Rem,
+}
 
 /// Builtin operations that take their arguments from the stack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,7 +98,7 @@ pub enum Op {
     /// Pop a key; push `param[key]`.
     ParamIndex(u32),
     /// Pop two, push the result.
-    Bin(BinOp),
+    Bin(BinaryOp),
     /// Negate the top.
     Neg,
     /// Boolean not of the top.
@@ -196,11 +229,11 @@ pub enum Op {
     // its fast path does not apply (a set operand, a division by zero) it
     // does only the first instruction's work and the sequence goes on.
     /// `Const(k); Bin(op)`.
-    BinK(BinOp, i64),
+    BinK(BinaryOp, i64),
     /// `Load(l); Const(k); Bin(op)`.
-    LoadBinK(u16, BinOp, i64),
+    LoadBinK(u16, BinaryOp, i64),
     /// `Bin(op); JumpIfNot(t)`.
-    BinJumpIfNot(BinOp, u32),
+    BinJumpIfNot(BinaryOp, u32),
     /// `Load(a); Load(b)`.
     Load2(u16, u16),
     /// `Store(a); Load(b)`.
@@ -208,7 +241,7 @@ pub enum Op {
     /// `Load(l); Field(k, f)`.
     LoadField(u16, KindId, u16),
     /// `Const(k); Bin(op); JumpIfNot(t)`.
-    BinKJumpIfNot(BinOp, i64, u32),
+    BinKJumpIfNot(BinaryOp, i64, u32),
     /// `Dup; JumpIfNot(t); Pop` (the left side of `and`).
     AndJump(u32),
     /// `Dup; JumpIf(t); Pop` (the left side of `or`).
@@ -266,8 +299,8 @@ pub fn fuse(code: &mut [Op]) {
 }
 
 /// Operators with a fast path on two integers.
-fn fusable(op: BinOp) -> bool {
-    !matches!(op, BinOp::Div | BinOp::Rem | BinOp::In)
+fn fusable(op: BinaryOp) -> bool {
+    !matches!(op, BinaryOp::Div | BinaryOp::Rem | BinaryOp::In)
 }
 
 /// A compiled function or procedure.

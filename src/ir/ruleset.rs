@@ -2,9 +2,8 @@
 
 use std::sync::Arc;
 
-use crate::engine::bytecode::{Func, FuncId, KindId, VarId};
-use crate::lang::ast::Visibility;
-use crate::lang::span::{SourceMap, Span};
+use crate::ir::bytecode::{Func, FuncId, KindId, VarId};
+use crate::ir::span::{SourceMap, Span};
 
 /// The static type of a value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,6 +48,17 @@ impl Ty {
 /// The kind whose items are the seated players.
 pub const PLAYER: KindId = 0;
 
+/// Who may see a state variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Visibility {
+    /// Everyone.
+    Public,
+    /// Only the player of its first index.
+    Private,
+    /// No player.
+    Hidden,
+}
+
 /// A kind of component, with its items and their data.
 #[derive(Debug, Clone)]
 pub struct Kind {
@@ -63,13 +73,13 @@ pub struct Kind {
     /// Where it was declared.
     pub span: Span,
     /// For a grid of cells: its shape and size.
-    pub grid: Option<crate::model::grid::Grid>,
+    pub grid: Option<crate::ir::grid::Grid>,
     /// For a grid: the neighbours of each cell.
     pub adjacent: Vec<Vec<u32>>,
     /// For each boolean or item field, the items by the field's value:
     /// `field_sets[f][v]` is the set of items whose field `f` is `v` (for
     /// other fields, no sets). Filled by [`Kind::index_fields`].
-    pub field_sets: Vec<Vec<crate::engine::state::Bits>>,
+    pub field_sets: Vec<Vec<crate::ir::bits::Bits>>,
 }
 
 impl Kind {
@@ -87,7 +97,7 @@ impl Kind {
                     Ty::Ent(k) => sizes.get(k as usize).copied().unwrap_or(0),
                     _ => 0,
                 };
-                let mut sets = vec![crate::engine::state::Bits::from_elem(0, words); values];
+                let mut sets = vec![crate::ir::bits::Bits::from_elem(0, words); values];
                 for (i, row) in self.data.iter().enumerate() {
                     if let Some(set) = usize::try_from(row[f].int())
                         .ok()
@@ -291,9 +301,9 @@ pub struct Ruleset {
     /// Names of procedures, for looking up entry points.
     pub proc_names: Vec<(String, FuncId)>,
     /// Every global name, for compiling snippets (scenarios) later.
-    pub symbols: crate::model::symbols::Symbols,
+    pub symbols: crate::ir::symbols::Symbols,
     /// Signatures of the functions and procedures declared in rules files.
-    pub sigs: Vec<crate::model::symbols::Sig>,
+    pub sigs: Vec<crate::ir::symbols::Sig>,
     /// Whether games check every `legal;` they reach by also running the
     /// options in full (set by tools before play; off after loading).
     pub check_legal: bool,
@@ -362,7 +372,7 @@ impl Ruleset {
                     return "none".into();
                 }
                 let kind = &self.kinds[*k as usize];
-                if *k == crate::model::ruleset::PLAYER && value as usize >= players {
+                if *k == crate::ir::ruleset::PLAYER && value as usize >= players {
                     return format!("p{}", value + 1);
                 }
                 kind.items

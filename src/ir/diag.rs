@@ -3,7 +3,7 @@
 
 use miette::{LabeledSpan, NamedSource, SourceSpan};
 
-use crate::lang::span::{SourceMap, Span};
+use crate::ir::span::{SourceMap, Span};
 
 /// One mistake in a rules file, YAML file, scenario or log.
 #[derive(Debug, Clone)]

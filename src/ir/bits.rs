@@ -1,0 +1,132 @@
+//! Bit sets: a set of items is one bit per item index, in words of 64.
+//!
+//! The one home of the bit handling that the interpreter, the grid
+//! geometry, the ruleset's field indexes and the agents share.
+
+use smallvec::SmallVec;
+
+/// Words of a set a [`Bits`] holds in place: 3 words, 192 members.
+pub const INLINE_WORDS: usize = 3;
+
+/// A set's bits, one per item index, in words of 64. Sets of up to 192
+/// members (every set of the games so far) live in place and are made,
+/// copied and dropped without touching the heap; larger ones spill to it.
+pub type Bits = SmallVec<[u64; INLINE_WORDS]>;
+
+/// A copy of a set: one in place as a fixed block of words (the small
+/// vector's own copy goes through its general, growable path).
+#[inline]
+pub fn copy(b: &Bits) -> Bits {
+    if b.spilled() {
+        return b.clone();
+    }
+    let mut words = [0u64; INLINE_WORDS];
+    for (i, w) in words.iter_mut().enumerate() {
+        *w = b.get(i).copied().unwrap_or(0);
+    }
+    Bits::from_buf_and_len(words, b.len())
+}
+
+/// An empty set with room for items `0..n` (at least one word).
+#[inline]
+pub fn empty(n: usize) -> Bits {
+    Bits::from_elem(0, n.div_ceil(64).max(1))
+}
+
+/// A set of `n` words, word `i` being `word(i)`: built in place when it
+/// fits, without the checks of a general collection.
+#[inline]
+pub fn from_fn(n: usize, word: impl Fn(usize) -> u64) -> Bits {
+    if n > INLINE_WORDS {
+        return (0..n).map(word).collect();
+    }
+    let mut buf = [0u64; INLINE_WORDS];
+    for (i, b) in buf[..n].iter_mut().enumerate() {
+        *b = word(i);
+    }
+    Bits::from_buf_and_len(buf, n)
+}
+
+/// The set of items `0..n`.
+pub fn all(n: usize) -> Bits {
+    from_fn(n.div_ceil(64).max(1), |w| {
+        let k = n.saturating_sub(w * 64).min(64);
+        if k == 64 {
+            u64::MAX
+        } else {
+            (1 << k) - 1
+        }
+    })
+}
+
+/// Whether item `i` is in the set (false for a negative or absent index).
+#[inline]
+pub fn has(bits: &[u64], i: i64) -> bool {
+    i >= 0 && (i as usize / 64) < bits.len() && bits[i as usize / 64] >> (i % 64) & 1 == 1
+}
+
+/// Whether item `i` is in the set (false past its end).
+#[inline]
+pub fn has_at(bits: &[u64], i: usize) -> bool {
+    bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+}
+
+/// Puts item `i` in the set, which must be long enough.
+#[inline]
+pub fn put_at(bits: &mut [u64], i: usize) {
+    bits[i / 64] |= 1 << (i % 64);
+}
+
+/// Puts item `i` in the set (`on`) or takes it out, growing the set as
+/// needed; a negative index changes nothing.
+#[inline]
+pub fn set(bits: &mut Bits, i: i64, on: bool) {
+    if i < 0 {
+        return;
+    }
+    let w = i as usize / 64;
+    if bits.len() <= w {
+        bits.resize(w + 1, 0);
+    }
+    if on {
+        bits[w] |= 1 << (i % 64);
+    } else {
+        bits[w] &= !(1 << (i % 64));
+    }
+}
+
+/// The number of members.
+#[inline]
+pub fn count(bits: &[u64]) -> i64 {
+    bits.iter().map(|w| w.count_ones() as i64).sum()
+}
+
+/// The members of word `wi` of a set (`word`) that pass `keep`, as a word.
+#[inline]
+pub fn members_where(word: u64, wi: usize, keep: impl Fn(usize) -> bool) -> u64 {
+    let (mut w, mut out) = (word, 0);
+    while w != 0 {
+        let b = w.trailing_zeros() as usize;
+        if keep(wi * 64 + b) {
+            out |= 1 << b;
+        }
+        w &= w - 1;
+    }
+    out
+}
+
+/// The first member at or after `from`, if any.
+#[inline]
+pub fn next_from(bits: &[u64], from: i64) -> Option<i64> {
+    let total = bits.len() as i64 * 64;
+    let mut i = from.max(0);
+    while i < total {
+        let w = bits[i as usize / 64] >> (i % 64);
+        if w == 0 {
+            i = (i / 64 + 1) * 64;
+            continue;
+        }
+        return Some(i + w.trailing_zeros() as i64);
+    }
+    None
+}

@@ -1,0 +1,14 @@
+//! What the model and the engine share, and the lowest layer of the crate:
+//! source spans and diagnostics, bit sets, grid geometry, the bytecode and
+//! the compiled ruleset. It imports nothing from the rest of the crate.
+
+pub mod bits;
+pub mod bytecode;
+pub mod diag;
+pub mod grid;
+pub mod ruleset;
+pub mod span;
+pub mod symbols;
+
+pub use diag::{Diagnostic, Diagnostics};
+pub use ruleset::Ruleset;
