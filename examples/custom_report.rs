@@ -67,7 +67,7 @@ pub fn run(games: usize) -> Result<(Report, Vec<ByLength>), String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim");
     let rules = Arc::new(tabula::model::load(&dir, &[]).map_err(|e| e.to_string())?);
     let cfg = SimConfig {
-        agents: parse_agents(Some("greedy,random"), 2)?,
+        agents: parse_agents(Some("greedy,random"), 2).map_err(|e| e.to_string())?,
         ..SimConfig::random(2, games, 42)
     };
     let records = sim::run(&rules, &cfg, 0, &|_| {}).map_err(|e| e.to_string())?;

@@ -98,15 +98,15 @@ fn shards_merge_into_the_whole_run() {
     assert_eq!(merge(&parsed).unwrap().to_json(), whole.to_json());
 
     // Gaps, overlaps and mixed runs are refused.
-    let e = merge(&shards[1..]).unwrap_err();
+    let e = merge(&shards[1..]).unwrap_err().to_string();
     assert!(e.contains("are in no file (games 75-100)"), "{e}");
     let mut twice = shards.clone();
     twice.push(shards[2].clone());
-    let e = merge(&twice).unwrap_err();
+    let e = merge(&twice).unwrap_err().to_string();
     assert!(e.contains("the shards overlap"), "{e}");
     let mut other = shards.clone();
     other[1].1.agents[0] = "greedy".into();
-    let e = merge(&other).unwrap_err();
+    let e = merge(&other).unwrap_err().to_string();
     assert!(
         e.contains("agent list is greedy,greedy, not random,greedy"),
         "{e}"
@@ -115,6 +115,7 @@ fn shards_merge_into_the_whole_run() {
     forged[0].1.games[0].seed ^= 1;
     assert!(merge(&forged)
         .unwrap_err()
+        .to_string()
         .contains("the run seed gives it"));
     assert!(merge(&[]).is_err());
 }
@@ -195,7 +196,11 @@ fn greedy_follows_the_rulesets_evaluate_function() {
     // A wrong signature is refused when the bot is built.
     let dir = nim_copy("badeval", "fn evaluate() -> int = pile;", &[]);
     let rules = load(&dir, &[]);
-    let e = AgentSpec::Greedy.build(&rules, 0).err().unwrap();
+    let e = AgentSpec::Greedy
+        .build(&rules, 0)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("fn evaluate(p: player) -> int"), "{e}");
 }
 
@@ -287,7 +292,7 @@ fn determinizations_keep_what_the_seat_sees_and_the_sizes_of_what_it_does_not() 
     let mine_before = g.view(Some(me));
     let mut changed = false;
     for _ in 0..10 {
-        let d = tabula::agents::determinize(&g, me, &mut rng);
+        let d = tabula::engine::sample::determinize(&g, me, &mut rng);
         // What the seat sees is untouched.
         assert_eq!(d.view(Some(me)), mine_before);
         let after = d.view(None);

@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use tabula::agents::{determinize, Agent, RandomAgent};
+use tabula::agents::{Agent, RandomAgent};
+use tabula::engine::sample::determinize;
 use tabula::engine::state::Value;
 use tabula::engine::{vm, Game};
 use tabula::model::Ruleset;

@@ -3,7 +3,7 @@
 //! For each legal decision it plays the decision on a determinization of
 //! the game (a copy in which what its seat cannot see — other players'
 //! private items, hidden ones, future chance — is sampled anew, see
-//! [`super::mcts::determinize`]) and values the resulting position for its
+//! [`crate::engine::sample::determinize`]) and values the resulting position for its
 //! own seat:
 //!
 //! 1. a finished game is valued by its outcome: a win outright is best, a
@@ -22,37 +22,33 @@
 use rand_core::SeedableRng;
 use rand_pcg::Pcg64;
 
-use super::{uniform_below, Agent};
-use crate::engine::state::Value;
-use crate::engine::{vm, Decision, Game};
-use crate::ir::bytecode::FuncId;
-use crate::ir::ruleset::{Ty, PLAYER};
-use crate::model::Ruleset;
-
-/// The name of the evaluation function a ruleset may declare for bots.
-pub const EVALUATE: &str = "evaluate";
+use super::eval::{key_value, EvaluateSignatureError, Evaluator};
+use super::Agent;
+use crate::engine::sample::{determinize, uniform_below};
+use crate::engine::{Decision, Game};
+use crate::ir::ruleset::Ruleset;
 
 /// A one-decision-lookahead bot.
 #[derive(Debug, Clone)]
 pub struct GreedyAgent {
     rng: Pcg64,
-    eval: Option<FuncId>,
+    eval: Evaluator,
 }
 
 impl GreedyAgent {
     /// A greedy bot for `rules`; `seed` breaks ties. Fails when the ruleset
     /// declares `evaluate` with another signature than
     /// `fn evaluate(p: player) -> int`.
-    pub fn new(rules: &Ruleset, seed: u64) -> Result<GreedyAgent, String> {
+    pub fn new(rules: &Ruleset, seed: u64) -> Result<GreedyAgent, EvaluateSignatureError> {
         Ok(GreedyAgent {
             rng: Pcg64::seed_from_u64(seed),
-            eval: evaluation(rules)?,
+            eval: Evaluator::new(rules)?,
         })
     }
 
     /// Whether it uses the ruleset's `evaluate` function (else the score).
     pub fn uses_evaluate(&self) -> bool {
-        self.eval.is_some()
+        self.eval.uses_evaluate()
     }
 
     /// The value of the position `g` for seat `me`, compared
@@ -70,15 +66,12 @@ impl GreedyAgent {
         let rules = g.rules().clone();
         let mut state = g.state().clone();
         let n = g.players();
-        let funcs: Vec<FuncId> = match self.eval {
-            Some(f) => vec![f],
-            None => rules.score.clone(),
-        };
+        let funcs = self.eval.keys(&rules);
         let mut keys = vec![vec![0i64; funcs.len()]; n];
         for (p, k) in keys.iter_mut().enumerate() {
             for (slot, f) in k.iter_mut().zip(&funcs) {
-                match vm::eval(&rules, &mut state, *f, vec![Value::I(p as i64)]) {
-                    Ok(v) => *slot = v.int(),
+                match key_value(&rules, &mut state, *f, p) {
+                    Ok(v) => *slot = v,
                     // A rules error while valuing: the worst in-game value.
                     Err(_) => return vec![1, i64::MIN],
                 }
@@ -96,34 +89,6 @@ impl GreedyAgent {
     }
 }
 
-/// The ruleset's `evaluate` function, checked to be
-/// `fn evaluate(p: player) -> int`, if it declares one.
-pub fn evaluation(rules: &Ruleset) -> Result<Option<FuncId>, String> {
-    let Some((_, f)) = rules.proc_names.iter().find(|(n, _)| n == EVALUATE) else {
-        return Ok(None);
-    };
-    let ok = match rules.sigs.get(*f as usize) {
-        Some(sig) => {
-            !sig.is_proc
-                && sig.ret == Ty::Int
-                && sig.params.len() == 1
-                && sig.params[0].1 == Ty::Ent(PLAYER)
-        }
-        None => rules
-            .funcs
-            .get(*f as usize)
-            .is_some_and(|func| !func.is_proc && func.arity == 1 && func.returns),
-    };
-    if ok {
-        Ok(Some(*f))
-    } else {
-        Err(format!(
-            "`{EVALUATE}` in {} must be declared as `fn {EVALUATE}(p: player) -> int` for the greedy agent",
-            rules.id
-        ))
-    }
-}
-
 impl Agent for GreedyAgent {
     fn name(&self) -> String {
         "greedy".into()
@@ -136,7 +101,7 @@ impl Agent for GreedyAgent {
         let me = game.to_move().unwrap_or(0);
         // Each decision is tried on a determinization: what the seat cannot
         // see (other hands, the bag, future chance) is sampled, not read.
-        let mut seen = super::mcts::determinize(game, me, &mut self.rng);
+        let mut seen = determinize(game, me, &mut self.rng);
         let Ok(options) = seen.legal() else {
             return uniform_below(&mut self.rng, legal.len());
         };

@@ -7,18 +7,24 @@
 //! Bots are named on the command line by an [`AgentSpec`] (`random`,
 //! `greedy`, `mcts:iterations=2000`, ...), one per seat; a spec builds a
 //! fresh agent for each game from the game's seed.
+//!
+//! Hidden information is sampled by the engine
+//! ([`crate::engine::sample::determinize`]); how a position is valued is
+//! shared by the bots in [`eval`].
 
+pub mod eval;
 mod greedy;
 mod mcts;
 mod spec;
 
 pub use greedy::GreedyAgent;
-pub use mcts::{determinize, MctsAgent};
-pub use spec::{parse_agents, AgentSpec};
+pub use mcts::MctsAgent;
+pub use spec::{parse_agents, AgentListError, AgentSpec, AgentSpecError};
 
-use rand_core::{RngCore, SeedableRng};
+use rand_core::SeedableRng;
 use rand_pcg::Pcg64;
 
+use crate::engine::sample::uniform_below;
 use crate::engine::{Decision, Game};
 
 /// A player that picks one of the legal decisions.
@@ -63,38 +69,9 @@ impl Agent for RandomAgent {
     }
 }
 
-/// A uniform integer in `0..n` drawn from `rng` by rejection sampling
-/// (0 when `n` is 0).
-pub fn uniform_below(rng: &mut impl RngCore, n: usize) -> usize {
-    if n <= 1 {
-        return 0;
-    }
-    let n = n as u64;
-    // Reject the top partial block of the u64 range so every residue is equally likely.
-    let zone = u64::MAX - (u64::MAX % n + 1) % n;
-    loop {
-        let x = rng.next_u64();
-        if x <= zone {
-            return (x % n) as usize;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn uniform_below_covers_every_index() {
-        let mut rng = Pcg64::seed_from_u64(7);
-        let mut seen = [0usize; 5];
-        for _ in 0..5000 {
-            seen[uniform_below(&mut rng, 5)] += 1;
-        }
-        assert!(seen.iter().all(|c| *c > 800), "{seen:?}");
-        assert_eq!(uniform_below(&mut rng, 1), 0);
-        assert_eq!(uniform_below(&mut rng, 0), 0);
-    }
 
     #[test]
     fn same_seed_same_choices() {

@@ -8,8 +8,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::eval::EvaluateSignatureError;
 use super::{Agent, GreedyAgent, MctsAgent, RandomAgent};
-use crate::model::Ruleset;
+use crate::ir::ruleset::Ruleset;
 
 /// A bot, as named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,10 +33,66 @@ pub enum AgentSpec {
 /// The bot names [`AgentSpec`] accepts, for error messages.
 pub const AGENT_NAMES: &str = "random, greedy, mcts (options: mcts:iterations=N, mcts:ms=N)";
 
-impl FromStr for AgentSpec {
-    type Err = String;
+/// Why an agent spec does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AgentSpecError {
+    /// Options given to a bot that takes none.
+    #[error("the `{name}` agent takes no options (got `{options}`)")]
+    TakesNoOptions {
+        /// The bot.
+        name: String,
+        /// The options given, joined by `:`.
+        options: String,
+    },
+    /// An mcts option without `=`.
+    #[error("bad mcts option `{option}`: expected `iterations=N` or `ms=N`")]
+    NotKeyValue {
+        /// The option as written.
+        option: String,
+    },
+    /// An mcts option whose value is not a positive integer.
+    #[error("bad mcts option `{option}`: `{value}` is not a positive integer")]
+    NotPositive {
+        /// The option as written.
+        option: String,
+        /// Its value.
+        value: String,
+    },
+    /// An mcts option that does not exist.
+    #[error("unknown mcts option `{key}`: the options are `iterations` and `ms`")]
+    UnknownOption {
+        /// The option's name.
+        key: String,
+    },
+    /// An mcts option given twice.
+    #[error("the mcts option `{key}` is given twice")]
+    Twice {
+        /// The option's name.
+        key: String,
+    },
+    /// Nothing before the options.
+    #[error("an agent name is missing (the agents are {AGENT_NAMES})")]
+    MissingName,
+    /// A bot name that does not exist.
+    #[error("unknown agent `{name}` (the agents are {AGENT_NAMES}){}", did_you_mean(.suggestion))]
+    UnknownAgent {
+        /// The name as written.
+        name: String,
+        /// A close bot name, if any.
+        suggestion: Option<&'static str>,
+    },
+}
 
-    fn from_str(s: &str) -> Result<AgentSpec, String> {
+fn did_you_mean(suggestion: &Option<&'static str>) -> String {
+    suggestion
+        .map(|k| format!("; did you mean `{k}`?"))
+        .unwrap_or_default()
+}
+
+impl FromStr for AgentSpec {
+    type Err = AgentSpecError;
+
+    fn from_str(s: &str) -> Result<AgentSpec, AgentSpecError> {
         let s = s.trim();
         let mut parts = s.split(':');
         let name = parts.next().unwrap_or("").trim();
@@ -44,57 +101,62 @@ impl FromStr for AgentSpec {
             if options.is_empty() {
                 Ok(spec)
             } else {
-                Err(format!(
-                    "the `{name}` agent takes no options (got `{}`)",
-                    options.join(":")
-                ))
+                Err(AgentSpecError::TakesNoOptions {
+                    name: name.to_string(),
+                    options: options.join(":"),
+                })
             }
         };
         match name {
             "random" => no_options(AgentSpec::Random),
             "greedy" => no_options(AgentSpec::Greedy),
-            "mcts" => {
-                let (mut iterations, mut ms) = (None, None);
-                for opt in options {
-                    let Some((key, value)) = opt.split_once('=') else {
-                        return Err(format!(
-                            "bad mcts option `{opt}`: expected `iterations=N` or `ms=N`"
-                        ));
-                    };
-                    let (key, value) = (key.trim(), value.trim());
-                    let n: u64 = value.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
-                        format!("bad mcts option `{opt}`: `{value}` is not a positive integer")
-                    })?;
-                    let slot = match key {
-                        "iterations" => &mut iterations,
-                        "ms" => &mut ms,
-                        _ => {
-                            return Err(format!(
-                                "unknown mcts option `{key}`: the options are `iterations` and `ms`"
-                            ))
-                        }
-                    };
-                    if slot.replace(n).is_some() {
-                        return Err(format!("the mcts option `{key}` is given twice"));
-                    }
-                }
-                Ok(AgentSpec::Mcts { iterations, ms })
-            }
-            "" => Err(format!(
-                "an agent name is missing (the agents are {AGENT_NAMES})"
-            )),
-            other => {
-                let hint = ["random", "greedy", "mcts"]
-                    .iter()
-                    .find(|k| strsim::jaro_winkler(other, k) > 0.8)
-                    .map(|k| format!("; did you mean `{k}`?"))
-                    .unwrap_or_default();
-                Err(format!(
-                    "unknown agent `{other}` (the agents are {AGENT_NAMES}){hint}"
-                ))
-            }
+            "mcts" => mcts_options(&options),
+            "" => Err(AgentSpecError::MissingName),
+            other => Err(AgentSpecError::UnknownAgent {
+                name: other.to_string(),
+                suggestion: ["random", "greedy", "mcts"]
+                    .into_iter()
+                    .find(|k| strsim::jaro_winkler(other, k) > 0.8),
+            }),
         }
     }
+}
+
+/// The mcts spec with `options` (`iterations=N`, `ms=N`).
+fn mcts_options(options: &[&str]) -> Result<AgentSpec, AgentSpecError> {
+    let (mut iterations, mut ms) = (None, None);
+    for opt in options {
+        let Some((key, value)) = opt.split_once('=') else {
+            return Err(AgentSpecError::NotKeyValue {
+                option: opt.to_string(),
+            });
+        };
+        let (key, value) = (key.trim(), value.trim());
+        let n: u64 =
+            value
+                .parse()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| AgentSpecError::NotPositive {
+                    option: opt.to_string(),
+                    value: value.to_string(),
+                })?;
+        let slot = match key {
+            "iterations" => &mut iterations,
+            "ms" => &mut ms,
+            _ => {
+                return Err(AgentSpecError::UnknownOption {
+                    key: key.to_string(),
+                })
+            }
+        };
+        if slot.replace(n).is_some() {
+            return Err(AgentSpecError::Twice {
+                key: key.to_string(),
+            });
+        }
+    }
+    Ok(AgentSpec::Mcts { iterations, ms })
 }
 
 impl fmt::Display for AgentSpec {
@@ -119,7 +181,11 @@ impl fmt::Display for AgentSpec {
 impl AgentSpec {
     /// Builds the bot for one game: `seed` drives its own random choices.
     /// Fails when the bot cannot play this ruleset (or is not available).
-    pub fn build(&self, rules: &Ruleset, seed: u64) -> Result<Box<dyn Agent>, String> {
+    pub fn build(
+        &self,
+        rules: &Ruleset,
+        seed: u64,
+    ) -> Result<Box<dyn Agent>, EvaluateSignatureError> {
         match self {
             AgentSpec::Random => Ok(Box::new(RandomAgent::new(seed))),
             AgentSpec::Greedy => Ok(Box::new(GreedyAgent::new(rules, seed)?)),
@@ -133,9 +199,32 @@ impl AgentSpec {
     }
 }
 
+/// Why a list of agents does not fit the game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AgentListError {
+    /// One seat's spec does not parse.
+    #[error("--agents, seat {seat}: {error}")]
+    Seat {
+        /// The seat, from 1.
+        seat: usize,
+        /// What is wrong with its spec.
+        error: AgentSpecError,
+    },
+    /// Not one agent per seat.
+    #[error("--agents names {given} agent{} but the game has {players} seats: give one agent per seat, e.g. `{}`",
+        if *.given == 1 { "" } else { "s" },
+        vec!["random"; *.players].join(","))]
+    Count {
+        /// Agents named.
+        given: usize,
+        /// Seats in the game.
+        players: usize,
+    },
+}
+
 /// Parses a comma-separated list of agents, one per seat, for `players`
 /// seats. An empty list means every seat is `random`.
-pub fn parse_agents(list: Option<&str>, players: usize) -> Result<Vec<AgentSpec>, String> {
+pub fn parse_agents(list: Option<&str>, players: usize) -> Result<Vec<AgentSpec>, AgentListError> {
     let Some(list) = list.filter(|l| !l.trim().is_empty()) else {
         return Ok(vec![AgentSpec::Random; players]);
     };
@@ -144,16 +233,14 @@ pub fn parse_agents(list: Option<&str>, players: usize) -> Result<Vec<AgentSpec>
         .enumerate()
         .map(|(i, s)| {
             s.parse::<AgentSpec>()
-                .map_err(|e| format!("--agents, seat {}: {e}", i + 1))
+                .map_err(|error| AgentListError::Seat { seat: i + 1, error })
         })
         .collect::<Result<Vec<_>, _>>()?;
     if specs.len() != players {
-        return Err(format!(
-            "--agents names {} agent{} but the game has {players} seats: give one agent per seat, e.g. `{}`",
-            specs.len(),
-            if specs.len() == 1 { "" } else { "s" },
-            vec!["random"; players].join(",")
-        ));
+        return Err(AgentListError::Count {
+            given: specs.len(),
+            players,
+        });
     }
     Ok(specs)
 }
@@ -180,19 +267,25 @@ mod tests {
 
     #[test]
     fn rejects_bad_agents() {
-        let e = "randon".parse::<AgentSpec>().unwrap_err();
+        let e = "randon".parse::<AgentSpec>().unwrap_err().to_string();
         assert!(e.contains("unknown agent `randon`") && e.contains("did you mean `random`"));
-        let e = "mcts:depth=3".parse::<AgentSpec>().unwrap_err();
+        let e = "mcts:depth=3".parse::<AgentSpec>().unwrap_err().to_string();
         assert!(e.contains("unknown mcts option `depth`"), "{e}");
-        let e = "mcts:iterations=lots".parse::<AgentSpec>().unwrap_err();
+        let e = "mcts:iterations=lots"
+            .parse::<AgentSpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("not a positive integer"), "{e}");
-        let e = "mcts:ms=0".parse::<AgentSpec>().unwrap_err();
+        let e = "mcts:ms=0".parse::<AgentSpec>().unwrap_err().to_string();
         assert!(e.contains("not a positive integer"), "{e}");
-        let e = "mcts:ms".parse::<AgentSpec>().unwrap_err();
+        let e = "mcts:ms".parse::<AgentSpec>().unwrap_err().to_string();
         assert!(e.contains("expected `iterations=N`"), "{e}");
-        let e = "mcts:ms=1:ms=2".parse::<AgentSpec>().unwrap_err();
+        let e = "mcts:ms=1:ms=2"
+            .parse::<AgentSpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("given twice"), "{e}");
-        let e = "random:fast".parse::<AgentSpec>().unwrap_err();
+        let e = "random:fast".parse::<AgentSpec>().unwrap_err().to_string();
         assert!(e.contains("takes no options"), "{e}");
     }
 
@@ -201,9 +294,13 @@ mod tests {
         assert_eq!(parse_agents(None, 3).unwrap(), vec![AgentSpec::Random; 3]);
         let v = parse_agents(Some("greedy,random"), 2).unwrap();
         assert_eq!(v, vec![AgentSpec::Greedy, AgentSpec::Random]);
-        let e = parse_agents(Some("greedy,random"), 3).unwrap_err();
+        let e = parse_agents(Some("greedy,random"), 3)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("3 seats"), "{e}");
-        let e = parse_agents(Some("random,bogus"), 2).unwrap_err();
+        let e = parse_agents(Some("random,bogus"), 2)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("seat 2") && e.contains("bogus"), "{e}");
     }
 }

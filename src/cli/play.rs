@@ -88,6 +88,8 @@ fn print_view(view: &[String], last: Option<&[String]>) {
     }
 }
 
+/// `tabula play`: seat `seat` is the human at the terminal, the others are
+/// random bots; the game is saved to `log` when given.
 pub(super) fn run(
     args: &RulesetArgs,
     players: usize,
@@ -115,7 +117,6 @@ pub(super) fn run(
     );
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    let mut line = String::new();
     let mut last_view: Option<Vec<String>> = None;
     while !game.is_over() {
         let legal = game.legal().map_err(|e| fail(&game, &e))?;
@@ -133,48 +134,16 @@ pub(super) fn run(
             for (i, d) in legal.iter().enumerate() {
                 println!("  {:>3}) {}", i + 1, d.name);
             }
-            loop {
-                print!("choose 1-{}> ", legal.len());
-                let _ = std::io::stdout().flush();
-                line.clear();
-                match input.read_line(&mut line) {
-                    Ok(0) => {
-                        println!();
-                        println!(
-                            "input ended: game abandoned after {} decisions",
-                            game.history().len()
-                        );
-                        return save_log(&mut game, log);
-                    }
-                    Ok(_) => {}
-                    Err(e) => {
-                        eprint_error(format!("cannot read input: {e}"));
-                        return Err(Failed);
-                    }
-                }
-                let text = line.trim();
-                if text == "v" || text == "view" {
-                    for l in last_view.iter().flatten() {
-                        println!("  {l}");
-                    }
-                    continue;
-                }
-                match text.parse::<usize>() {
-                    Ok(n) if (1..=legal.len()).contains(&n) => {
-                        println!("{} (you) chose {}", names[me], legal[n - 1].name);
-                        break n - 1;
-                    }
-                    Ok(n) => println!(
-                        "{n} is not an option: type a number from 1 to {}",
-                        legal.len()
-                    ),
-                    Err(_) => println!(
-                        "`{text}` is not a number: type a number from 1 to {} \
-                         (or `v` to see the whole state)",
-                        legal.len()
-                    ),
-                }
-            }
+            let Some(n) = ask(&mut input, legal.len(), last_view.as_deref())? else {
+                println!();
+                println!(
+                    "input ended: game abandoned after {} decisions",
+                    game.history().len()
+                );
+                return save_log(&mut game, log);
+            };
+            println!("{} (you) chose {}", names[me], legal[n].name);
+            n
         } else {
             let i = bots[seat].choose(&mut game, &legal).min(legal.len() - 1);
             println!(
@@ -187,38 +156,81 @@ pub(super) fn run(
         };
         game.apply(index).map_err(|e| fail(&game, &e))?;
     }
-    let outcome = game.outcome().map_err(|e| fail(&game, &e))?;
+    print_end(&mut game, &names, me)?;
+    save_log(&mut game, log)
+}
+
+/// Reads the human's choice among `options` decisions (its index), asking
+/// again until it is one; `v` shows the whole `view`. `None` when the input
+/// ends.
+fn ask(
+    input: &mut impl BufRead,
+    options: usize,
+    view: Option<&[String]>,
+) -> Result<Option<usize>, Failed> {
+    let mut line = String::new();
+    loop {
+        print!("choose 1-{options}> ");
+        let _ = std::io::stdout().flush();
+        line.clear();
+        match input.read_line(&mut line) {
+            Ok(0) => return Ok(None),
+            Ok(_) => {}
+            Err(e) => {
+                eprint_error(format!("cannot read input: {e}"));
+                return Err(Failed);
+            }
+        }
+        let text = line.trim();
+        if text == "v" || text == "view" {
+            for l in view.into_iter().flatten() {
+                println!("  {l}");
+            }
+            continue;
+        }
+        match text.parse::<usize>() {
+            Ok(n) if (1..=options).contains(&n) => return Ok(Some(n - 1)),
+            Ok(n) => println!("{n} is not an option: type a number from 1 to {options}"),
+            Err(_) => println!(
+                "`{text}` is not a number: type a number from 1 to {options} \
+                 (or `v` to see the whole state)"
+            ),
+        }
+    }
+}
+
+/// The end of the game: the whole state, the scores and who won.
+fn print_end(game: &mut Game, names: &[String], me: usize) -> CmdResult {
+    let outcome = game.outcome().map_err(|e| fail(game, &e))?;
     println!();
     println!("game over after {} decisions", game.history().len());
     for l in game.view(None) {
         println!("  {l}");
     }
-    if let Some(o) = outcome {
-        let scores = o.scores();
-        for (p, s) in scores.iter().enumerate() {
-            println!(
-                "  {:<8} {s}{}",
-                names[p],
-                if o.winners.contains(&p) {
-                    "  (winner)"
-                } else {
-                    ""
-                }
-            );
-        }
-        let w: Vec<&str> = o.winners.iter().map(|w| names[*w].as_str()).collect();
-        if o.winners.contains(&me) {
-            println!(
-                "{}",
-                if w.len() > 1 {
-                    format!("you share the win ({})", w.join(", "))
-                } else {
-                    "you win".to_string()
-                }
-            );
-        } else {
-            println!("winner: {}", w.join(", "));
-        }
+    let Some(o) = outcome else { return Ok(()) };
+    for (p, s) in o.scores().iter().enumerate() {
+        println!(
+            "  {:<8} {s}{}",
+            names[p],
+            if o.winners.contains(&p) {
+                "  (winner)"
+            } else {
+                ""
+            }
+        );
     }
-    save_log(&mut game, log)
+    let w: Vec<&str> = o.winners.iter().map(|w| names[*w].as_str()).collect();
+    if o.winners.contains(&me) {
+        println!(
+            "{}",
+            if w.len() > 1 {
+                format!("you share the win ({})", w.join(", "))
+            } else {
+                "you win".to_string()
+            }
+        );
+    } else {
+        println!("winner: {}", w.join(", "));
+    }
+    Ok(())
 }

@@ -1,7 +1,9 @@
-//! Engine: state, decisions, apply, views, random generator, logs.
+//! Engine: state, decisions, apply, views, random generator, logs,
+//! hidden-information sampling for bots.
 
 pub mod game;
 pub mod log;
+pub mod sample;
 pub mod state;
 pub mod view;
 pub mod vm;

@@ -25,6 +25,7 @@ use crate::lang::parser;
 use crate::model::data::node_span;
 use crate::model::load::syntax_diag;
 use crate::model::snippet;
+use crate::model::LoadError;
 
 /// The result of one scenario.
 #[derive(Debug)]
@@ -99,67 +100,50 @@ fn scalar(n: &Node) -> Option<String> {
     n.as_scalar().map(|s| s.as_str().to_string())
 }
 
+/// Why a scenario could not be run at all. (A scenario that runs but
+/// whose steps fail gives an [`Outcome`] holding the failures.)
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioError {
+    /// The file cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The scenario file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not valid YAML, or its ruleset has mistakes.
+    #[error("{}", .0.render_plain())]
+    Invalid(Diagnostics),
+    /// The file is YAML but not a mapping.
+    #[error("{}: a scenario is a YAML mapping", .0.display())]
+    NotAMapping(PathBuf),
+    /// The ruleset cannot be found.
+    #[error("{0}")]
+    Ruleset(LoadError),
+    /// The file cannot be read again as YAML.
+    #[error("{0}")]
+    Yaml(marked_yaml::LoadError),
+    /// The game cannot start.
+    #[error("{0}")]
+    Start(ApplyError),
+    /// The rules failed while the scenario's program ran (the rendered
+    /// report, with the rules code).
+    #[error("{0}")]
+    Rules(String),
+}
+
 /// Runs one scenario file.
-pub fn run_file(path: &Path) -> Result<Outcome, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let ruleset_dir = path
-        .parent()
-        .and_then(|p| {
-            if p.file_name().is_some_and(|n| n == "examples") {
-                p.parent()
-            } else {
-                Some(p)
-            }
-        })
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."));
-    let mut pre = Diagnostics::default();
-    pre.sources.add(path.display().to_string(), text.as_str());
-    let probe = crate::model::data::parse_yaml(0, &text, &mut pre);
-    let Some(root) = probe else {
-        return Err(pre.render_plain());
-    };
-    let map = root
-        .as_mapping()
-        .ok_or_else(|| format!("{}: a scenario is a YAML mapping", path.display()))?;
-    let get = |k: &str| map.get_node(k);
-    let ruleset_arg = get("ruleset").and_then(scalar);
-    let dir = match &ruleset_arg {
-        Some(r) => crate::model::find_ruleset(r),
-        None => ruleset_dir,
-    };
-    let variants: Vec<String> = get("variants")
-        .and_then(|n| {
-            n.as_sequence()
-                .map(|s| s.iter().filter_map(scalar).collect())
-        })
-        .unwrap_or_default();
-    let mut rules = match crate::model::load(&dir, &variants) {
-        Ok(r) => r,
-        Err(crate::model::LoadError::Invalid(d)) => return Err(d.render_plain()),
-        Err(e) => return Err(e.to_string()),
-    };
-    let base = dir.parent().unwrap_or(Path::new("."));
-    let name = path
-        .strip_prefix(base)
-        .unwrap_or(path)
-        .display()
-        .to_string();
-    let file = rules.sources.add(name, text.as_str());
-    // Re-parse with the right file id so spans point into the scenario.
-    let root = marked_yaml::parse_yaml(file as usize, &text).map_err(|e| e.to_string())?;
-    let text_arc = rules.sources.file(file).text.clone();
-    let mut cx = Ctx {
-        rules,
-        file,
-        text: text_arc,
-        fails: Vec::new(),
-    };
-    let map = root.as_mapping().expect("checked above");
+pub fn run_file(path: &Path) -> Result<Outcome, ScenarioError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let (mut cx, root) = load(path, &text)?;
+    let map = root.as_mapping().expect("checked by load");
     let mut key_diags = Diagnostics::default();
     crate::model::data::check_keys(
-        file,
+        cx.file,
         &cx.text.clone(),
         map,
         &[
@@ -186,22 +170,7 @@ pub fn run_file(path: &Path) -> Result<Outcome, String> {
         .unwrap_or(0);
     if let Some(seats) = map.get_node("seats").and_then(|n| n.as_sequence()) {
         let names: Vec<String> = seats.iter().filter_map(scalar).collect();
-        // The old seat names no longer name anyone.
-        for old in cx.rules.kinds[PLAYER as usize].items.clone() {
-            if !names.contains(&old)
-                && matches!(cx.rules.symbols.get(&old), Some(Global::Item(PLAYER, _)))
-            {
-                cx.rules.symbols.remove(&old);
-            }
-        }
-        for (i, n) in names.iter().enumerate() {
-            if i < cx.rules.kinds[PLAYER as usize].items.len() {
-                cx.rules.kinds[PLAYER as usize].items[i] = n.clone();
-                cx.rules
-                    .symbols
-                    .redefine(n, Global::Item(PLAYER, i as i64), Span::default());
-            }
-        }
+        rename_seats(&mut cx.rules, &names);
     }
     let mut out = Outcome {
         title: title.clone(),
@@ -210,27 +179,12 @@ pub fn run_file(path: &Path) -> Result<Outcome, String> {
         assertions: 0,
     };
     let program = compile_program(&mut cx, map.get_node("setup"), map.get_node("run"));
-    let Some(func) = program else {
-        out.failures = Diagnostics {
-            sources: cx.rules.sources.clone(),
-            items: cx.fails,
-        };
-        return Ok(out);
-    };
-    let rules = Arc::new(cx.rules.clone());
-    let mut state = match Game::initial_state(&rules, players, seed) {
-        Ok(s) => s,
-        Err(e) => return Err(e.to_string()),
-    };
-    crate::engine::vm::start(&mut state, func, &rules, Vec::new());
-    let mut game = match Game::from_state(rules.clone(), state, seed) {
-        Ok(g) => g,
-        Err(ApplyError::Runtime(e)) => return Err(crate::engine::view::report(&rules, &e)),
-        Err(e) => return Err(e.to_string()),
-    };
-    if let Some(steps) = map.get_node("steps").and_then(|n| n.as_sequence()) {
-        for step in steps.iter() {
-            run_step(&mut cx, &mut game, step, &mut out);
+    if let Some(func) = program {
+        let mut game = start_game(&cx.rules, players, seed, func)?;
+        if let Some(steps) = map.get_node("steps").and_then(|n| n.as_sequence()) {
+            for step in steps.iter() {
+                run_step(&mut cx, &mut game, step, &mut out);
+            }
         }
     }
     out.failures = Diagnostics {
@@ -238,6 +192,105 @@ pub fn run_file(path: &Path) -> Result<Outcome, String> {
         items: cx.fails,
     };
     Ok(out)
+}
+
+/// Loads the ruleset a scenario names (default: the one whose `examples/`
+/// holds it) and adds the scenario file to its sources; returns the
+/// context and the file's YAML, a mapping, with spans into that file.
+fn load(path: &Path, text: &str) -> Result<(Ctx, Node), ScenarioError> {
+    let ruleset_dir = path
+        .parent()
+        .and_then(|p| {
+            if p.file_name().is_some_and(|n| n == "examples") {
+                p.parent()
+            } else {
+                Some(p)
+            }
+        })
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    let mut pre = Diagnostics::default();
+    pre.sources.add(path.display().to_string(), text);
+    let probe = crate::model::data::parse_yaml(0, text, &mut pre);
+    let Some(root) = probe else {
+        return Err(ScenarioError::Invalid(pre));
+    };
+    let map = root
+        .as_mapping()
+        .ok_or_else(|| ScenarioError::NotAMapping(path.to_path_buf()))?;
+    let get = |k: &str| map.get_node(k);
+    let ruleset_arg = get("ruleset").and_then(scalar);
+    let dir = match &ruleset_arg {
+        Some(r) => crate::model::find_ruleset(r),
+        None => ruleset_dir,
+    };
+    let variants: Vec<String> = get("variants")
+        .and_then(|n| {
+            n.as_sequence()
+                .map(|s| s.iter().filter_map(scalar).collect())
+        })
+        .unwrap_or_default();
+    let mut rules = match crate::model::load(&dir, &variants) {
+        Ok(r) => r,
+        Err(LoadError::Invalid(d)) => return Err(ScenarioError::Invalid(d)),
+        Err(e) => return Err(ScenarioError::Ruleset(e)),
+    };
+    let base = dir.parent().unwrap_or(Path::new("."));
+    let name = path
+        .strip_prefix(base)
+        .unwrap_or(path)
+        .display()
+        .to_string();
+    let file = rules.sources.add(name, text);
+    // Re-parse with the right file id so spans point into the scenario.
+    let root = marked_yaml::parse_yaml(file as usize, text).map_err(ScenarioError::Yaml)?;
+    let text = rules.sources.file(file).text.clone();
+    let cx = Ctx {
+        rules,
+        file,
+        text,
+        fails: Vec::new(),
+    };
+    Ok((cx, root))
+}
+
+/// Renames the seats to `names` (in order): the old names no longer name
+/// anyone.
+fn rename_seats(rules: &mut Ruleset, names: &[String]) {
+    for old in rules.kinds[PLAYER as usize].items.clone() {
+        if !names.contains(&old) && matches!(rules.symbols.get(&old), Some(Global::Item(PLAYER, _)))
+        {
+            rules.symbols.remove(&old);
+        }
+    }
+    for (i, n) in names.iter().enumerate() {
+        if i < rules.kinds[PLAYER as usize].items.len() {
+            rules.kinds[PLAYER as usize].items[i] = n.clone();
+            rules
+                .symbols
+                .redefine(n, Global::Item(PLAYER, i as i64), Span::default());
+        }
+    }
+}
+
+/// The game at the start of the scenario: the initial state of `players`
+/// seats with the scenario's program `func` (its `setup` and `run`) started.
+fn start_game(
+    rules: &Ruleset,
+    players: usize,
+    seed: u64,
+    func: u32,
+) -> Result<Game, ScenarioError> {
+    let rules = Arc::new(rules.clone());
+    let mut state = Game::initial_state(&rules, players, seed).map_err(ScenarioError::Start)?;
+    crate::engine::vm::start(&mut state, func, &rules, Vec::new());
+    match Game::from_state(rules.clone(), state, seed) {
+        Ok(g) => Ok(g),
+        Err(ApplyError::Runtime(e)) => Err(ScenarioError::Rules(crate::engine::view::report(
+            &rules, &e,
+        ))),
+        Err(e) => Err(ScenarioError::Start(e)),
+    }
 }
 
 fn compile_program(cx: &mut Ctx, setup: Option<&Node>, run: Option<&Node>) -> Option<u32> {
@@ -315,6 +368,8 @@ fn eval_expr(cx: &mut Ctx, game: &mut Game, node: &Node, src: &str) -> Option<(S
     }
 }
 
+/// Runs one step: each of its keys (`do`, `refuse`, `options`, `expect`,
+/// `check`) in that order.
 fn run_step(cx: &mut Ctx, game: &mut Game, step: &Node, out: &mut Outcome) {
     let Some(m) = step.as_mapping() else {
         let sp = cx.span(step);
@@ -333,137 +388,173 @@ fn run_step(cx: &mut Ctx, game: &mut Game, step: &Node, out: &mut Outcome) {
         &mut step_diags,
     );
     cx.fails.append(&mut step_diags.items);
-    let mover = |g: &Game| {
-        g.to_move()
-            .map(|p| g.rules().kinds[PLAYER as usize].items[p].clone())
-            .unwrap_or_else(|| "-".into())
-    };
     if let Some(n) = m.get_node("do") {
-        let name = scalar(n).unwrap_or_default();
-        let who = mover(game);
-        let prompt = game.prompt().unwrap_or("").to_string();
-        match game.apply_named(&name) {
-            Ok(()) => out.transcript.push(format!("{who} ({prompt}): {name}")),
-            Err(e) => {
-                let sp = cx.span(n);
-                cx.fail(
-                    sp,
-                    format!("decision `{name}` failed: {e}"),
-                    "the scenario's decisions must be legal in order",
-                );
-            }
-        }
+        step_do(cx, game, n, out);
     }
     if let Some(n) = m.get_node("refuse") {
-        out.assertions += 1;
-        let name = scalar(n).unwrap_or_default();
         let because = m.get_node("because").and_then(scalar);
-        let sp = cx.span(n);
-        match game.legal() {
-            Ok(legal) if legal.iter().any(|d| *d.name == *name) => {
-                cx.fail(
-                    sp,
-                    format!("`{name}` should be refused, but it is legal"),
-                    "the rules allow it: fix the rules or the scenario",
-                );
-            }
-            Ok(_) => {
-                let refused = game.refused().unwrap_or_default();
-                let reason = refused
-                    .iter()
-                    .find(|r| r.name == name)
-                    .map(|r| r.reason.clone())
-                    .unwrap_or_else(|| "not offered".into());
-                if let Some(b) = &because {
-                    if !reason.contains(b.as_str()) {
-                        cx.fail(
-                            sp,
-                            format!("`{name}` is refused because \"{reason}\", not \"{b}\""),
-                            "adjust `because:`",
-                        );
-                    }
-                }
-                out.transcript.push(format!("refused {name}: {reason}"));
-            }
-            Err(e) => cx.fail(
-                sp,
-                format!("no decision to refuse: {e}"),
-                "check the steps before",
-            ),
-        }
+        step_refuse(cx, game, n, because, out);
     }
     if let Some(n) = m.get_node("options") {
-        out.assertions += 1;
-        let want: Vec<String> = n
-            .as_sequence()
-            .map(|s| s.iter().filter_map(scalar).collect())
-            .unwrap_or_default();
-        let mut got: Vec<String> = game
-            .legal()
-            .map(|l| l.into_iter().map(|d| d.name.to_string()).collect())
-            .unwrap_or_default();
-        let mut w = want.clone();
-        w.sort();
-        got.sort();
-        if w != got {
-            let sp = cx.span(n);
-            cx.fail(
-                sp,
-                format!(
-                    "legal decisions are [{}], expected [{}]",
-                    got.join(", "),
-                    want.join(", ")
-                ),
-                "fix the rules or the scenario",
-            );
-        } else {
-            out.transcript
-                .push(format!("options: [{}]", want.join(", ")));
-        }
+        step_options(cx, game, n, out);
     }
     if let Some(n) = m.get_node("expect").and_then(|n| n.as_mapping()) {
         for (k, v) in n.iter() {
-            out.assertions += 1;
-            let src = k.as_str().to_string();
-            let want = scalar(v).unwrap_or_default();
-            let key_node = Node::Scalar(k.clone());
-            if let Some((got, _)) = eval_expr(cx, game, &key_node, &src) {
-                if got == want {
-                    out.transcript.push(format!("{src} = {got}"));
-                } else {
-                    let sp = cx.span(&key_node);
-                    cx.fail(
-                        sp,
-                        format!("`{src}` is {got}, expected {want}"),
-                        "the rules and the scenario disagree",
-                    );
-                    out.transcript
-                        .push(format!("{src} = {got} (expected {want})"));
-                }
-            }
+            step_expect(cx, game, k, v, out);
         }
     }
     if let Some(n) = m.get_node("check") {
-        out.assertions += 1;
-        let src = scalar(n).unwrap_or_default();
-        if let Some((got, ty)) = eval_expr(cx, game, n, &src) {
-            if ty != Ty::Bool && ty != Ty::Error {
-                let sp = cx.span(n);
-                cx.fail(
-                    sp,
-                    "`check:` needs a true/false expression",
-                    "use `expect:` for values",
-                );
-            } else if got != "true" {
-                let sp = cx.span(n);
-                cx.fail(
-                    sp,
-                    format!("`{src}` does not hold"),
-                    "the rules and the scenario disagree",
-                );
-            } else {
-                out.transcript.push(format!("check {src}"));
+        step_check(cx, game, n, out);
+    }
+}
+
+/// `do: name`: applies the decision.
+fn step_do(cx: &mut Ctx, game: &mut Game, n: &Node, out: &mut Outcome) {
+    let name = scalar(n).unwrap_or_default();
+    let who = game
+        .to_move()
+        .map(|p| game.rules().kinds[PLAYER as usize].items[p].clone())
+        .unwrap_or_else(|| "-".into());
+    let prompt = game.prompt().unwrap_or("").to_string();
+    match game.apply_named(&name) {
+        Ok(()) => out.transcript.push(format!("{who} ({prompt}): {name}")),
+        Err(e) => {
+            let sp = cx.span(n);
+            cx.fail(
+                sp,
+                format!("decision `{name}` failed: {e}"),
+                "the scenario's decisions must be legal in order",
+            );
+        }
+    }
+}
+
+/// `refuse: name` (+ `because: text`): the decision must be refused, for
+/// a reason containing `because`.
+fn step_refuse(
+    cx: &mut Ctx,
+    game: &mut Game,
+    n: &Node,
+    because: Option<String>,
+    out: &mut Outcome,
+) {
+    out.assertions += 1;
+    let name = scalar(n).unwrap_or_default();
+    let sp = cx.span(n);
+    match game.legal() {
+        Ok(legal) if legal.iter().any(|d| *d.name == *name) => {
+            cx.fail(
+                sp,
+                format!("`{name}` should be refused, but it is legal"),
+                "the rules allow it: fix the rules or the scenario",
+            );
+        }
+        Ok(_) => {
+            let refused = game.refused().unwrap_or_default();
+            let reason = refused
+                .iter()
+                .find(|r| r.name == name)
+                .map(|r| r.reason.clone())
+                .unwrap_or_else(|| "not offered".into());
+            if let Some(b) = &because {
+                if !reason.contains(b.as_str()) {
+                    cx.fail(
+                        sp,
+                        format!("`{name}` is refused because \"{reason}\", not \"{b}\""),
+                        "adjust `because:`",
+                    );
+                }
             }
+            out.transcript.push(format!("refused {name}: {reason}"));
+        }
+        Err(e) => cx.fail(
+            sp,
+            format!("no decision to refuse: {e}"),
+            "check the steps before",
+        ),
+    }
+}
+
+/// `options: [a, b]`: exactly these decisions are legal now.
+fn step_options(cx: &mut Ctx, game: &mut Game, n: &Node, out: &mut Outcome) {
+    out.assertions += 1;
+    let want: Vec<String> = n
+        .as_sequence()
+        .map(|s| s.iter().filter_map(scalar).collect())
+        .unwrap_or_default();
+    let mut got: Vec<String> = game
+        .legal()
+        .map(|l| l.into_iter().map(|d| d.name.to_string()).collect())
+        .unwrap_or_default();
+    let mut w = want.clone();
+    w.sort();
+    got.sort();
+    if w != got {
+        let sp = cx.span(n);
+        cx.fail(
+            sp,
+            format!(
+                "legal decisions are [{}], expected [{}]",
+                got.join(", "),
+                want.join(", ")
+            ),
+            "fix the rules or the scenario",
+        );
+    } else {
+        out.transcript
+            .push(format!("options: [{}]", want.join(", ")));
+    }
+}
+
+/// One entry `expr: value` of `expect:`: the expression has that value.
+fn step_expect(
+    cx: &mut Ctx,
+    game: &mut Game,
+    k: &marked_yaml::types::MarkedScalarNode,
+    v: &Node,
+    out: &mut Outcome,
+) {
+    out.assertions += 1;
+    let src = k.as_str().to_string();
+    let want = scalar(v).unwrap_or_default();
+    let key_node = Node::Scalar(k.clone());
+    if let Some((got, _)) = eval_expr(cx, game, &key_node, &src) {
+        if got == want {
+            out.transcript.push(format!("{src} = {got}"));
+        } else {
+            let sp = cx.span(&key_node);
+            cx.fail(
+                sp,
+                format!("`{src}` is {got}, expected {want}"),
+                "the rules and the scenario disagree",
+            );
+            out.transcript
+                .push(format!("{src} = {got} (expected {want})"));
+        }
+    }
+}
+
+/// `check: expr`: a boolean expression holds.
+fn step_check(cx: &mut Ctx, game: &mut Game, n: &Node, out: &mut Outcome) {
+    out.assertions += 1;
+    let src = scalar(n).unwrap_or_default();
+    if let Some((got, ty)) = eval_expr(cx, game, n, &src) {
+        if ty != Ty::Bool && ty != Ty::Error {
+            let sp = cx.span(n);
+            cx.fail(
+                sp,
+                "`check:` needs a true/false expression",
+                "use `expect:` for values",
+            );
+        } else if got != "true" {
+            let sp = cx.span(n);
+            cx.fail(
+                sp,
+                format!("`{src}` does not hold"),
+                "the rules and the scenario disagree",
+            );
+        } else {
+            out.transcript.push(format!("check {src}"));
         }
     }
 }

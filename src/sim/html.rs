@@ -227,6 +227,18 @@ fn stats_cells(s: &Option<Stats>) -> String {
     }
 }
 
+/// The page's stylesheet.
+const STYLE: &str = "<style>\nbody{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}\n\
+     h1{font-size:1.6em;margin-bottom:.2em} h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}\n\
+     table{border-collapse:collapse;margin:.6em 0} td,th{padding:.25em .6em;text-align:right;border-bottom:1px solid #eee} td{white-space:nowrap}\n\
+     th{background:#f5f5f5} td:first-child,th:first-child,td.l{text-align:left}\n\
+     .meta{color:#555} .grid{display:flex;flex-wrap:wrap;gap:1em}\n\
+     svg .title{font-size:13px;font-weight:600} svg .tick{font-size:10px;fill:#444} svg .label{font-size:12px}\n\
+     .swatch{display:inline-block;width:.8em;height:.8em;margin-right:.4em;vertical-align:baseline}\n</style>\n</head>\n<body>\n";
+
+/// A game-length series: its label, the per-game values and their statistics.
+type Lengths<'a> = (&'static str, Vec<i64>, &'a Option<Stats>);
+
 /// The page for `report`; `title` names the game, `elapsed` (seconds) adds
 /// the speed when known.
 pub fn render(report: &Report, title: &str, elapsed: Option<f64>) -> String {
@@ -234,16 +246,32 @@ pub fn render(report: &Report, title: &str, elapsed: Option<f64>) -> String {
     let mut h = String::new();
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     let _ = writeln!(h, "<title>{} — simulation report</title>", esc(title));
-    h.push_str(
-        "<style>\nbody{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}\n\
-         h1{font-size:1.6em;margin-bottom:.2em} h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}\n\
-         table{border-collapse:collapse;margin:.6em 0} td,th{padding:.25em .6em;text-align:right;border-bottom:1px solid #eee} td{white-space:nowrap}\n\
-         th{background:#f5f5f5} td:first-child,th:first-child,td.l{text-align:left}\n\
-         .meta{color:#555} .grid{display:flex;flex-wrap:wrap;gap:1em}\n\
-         svg .title{font-size:13px;font-weight:600} svg .tick{font-size:10px;fill:#444} svg .label{font-size:12px}\n\
-         .swatch{display:inline-block;width:.8em;height:.8em;margin-right:.4em;vertical-align:baseline}\n</style>\n</head>\n<body>\n",
-    );
+    h.push_str(STYLE);
     let _ = writeln!(h, "<h1>{}</h1>", esc(title));
+    run_line(&mut h, report, elapsed);
+    win_section(&mut h, report);
+    score_section(&mut h, report);
+    let lengths: [Lengths; 2] = [
+        (
+            "Rounds per game",
+            report.games.iter().filter_map(|g| g.rounds).collect(),
+            &sm.rounds,
+        ),
+        (
+            "Decisions per game",
+            report.games.iter().map(|g| g.decisions as i64).collect(),
+            &sm.decisions,
+        ),
+    ];
+    length_section(&mut h, &lengths);
+    statistics_section(&mut h, report, &lengths);
+    h.push_str("<p class=\"meta\">Shared wins count 1/k to each of k winners. Intervals are 95% Wilson score intervals. Written by tabula.</p>\n</body>\n</html>\n");
+    h
+}
+
+/// The run: ruleset, variants, players, games, seed and speed.
+fn run_line(h: &mut String, report: &Report, elapsed: Option<f64>) {
+    let sm = &report.summary;
     let variants = if report.variants.is_empty() {
         "none".to_string()
     } else {
@@ -266,11 +294,14 @@ pub fn render(report: &Report, title: &str, elapsed: Option<f64>) -> String {
             _ => String::new(),
         }
     );
+}
 
+/// Win-rate bars and the first player's record.
+fn win_section(h: &mut String, report: &Report) {
     h.push_str("<h2>Win rates</h2>\n");
     h.push_str(&win_bars(report));
     h.push('\n');
-    let f = &sm.first_player;
+    let f = &report.summary.first_player;
     if f.games > 0 {
         let _ = writeln!(
             h,
@@ -282,7 +313,10 @@ pub fn render(report: &Report, title: &str, elapsed: Option<f64>) -> String {
             pct(f.fair_share)
         );
     }
+}
 
+/// One score histogram per seat, on a common scale.
+fn score_section(h: &mut String, report: &Report) {
     h.push_str("<h2>Scores</h2>\n<div class=\"grid\">\n");
     let all: Vec<i64> = report
         .games
@@ -299,7 +333,8 @@ pub fn render(report: &Report, title: &str, elapsed: Option<f64>) -> String {
                 .collect();
             let name = report.seats.get(p).cloned().unwrap_or_default();
             let agent = report.agents.get(p).cloned().unwrap_or_default();
-            let mean = sm
+            let mean = report
+                .summary
                 .seats
                 .get(p)
                 .and_then(|s| s.score.as_ref())
@@ -317,21 +352,12 @@ pub fn render(report: &Report, title: &str, elapsed: Option<f64>) -> String {
         h.push_str("<p>No games.</p>\n");
     }
     h.push_str("</div>\n");
+}
 
+/// The histograms of game lengths (rounds, decisions).
+fn length_section(h: &mut String, lengths: &[Lengths]) {
     h.push_str("<h2>Game length</h2>\n<div class=\"grid\">\n");
-    let lengths: [(&str, Vec<i64>, &Option<Stats>); 2] = [
-        (
-            "Rounds per game",
-            report.games.iter().filter_map(|g| g.rounds).collect(),
-            &sm.rounds,
-        ),
-        (
-            "Decisions per game",
-            report.games.iter().map(|g| g.decisions as i64).collect(),
-            &sm.decisions,
-        ),
-    ];
-    for (label, xs, st) in &lengths {
+    for (label, xs, st) in lengths {
         if let Some(st) = st {
             h.push_str(&histogram(
                 xs,
@@ -344,10 +370,14 @@ pub fn render(report: &Report, title: &str, elapsed: Option<f64>) -> String {
         }
     }
     h.push_str("</div>\n");
+}
 
+/// The tables: per seat, then per game.
+fn statistics_section(h: &mut String, report: &Report, lengths: &[Lengths]) {
+    let sm = &report.summary;
     h.push_str("<h2>Statistics</h2>\n<table>\n<tr><th>seat</th><th>agent</th><th>win rate</th><th>95% CI</th><th>mean score</th><th>sd</th><th>min</th><th>p25</th><th>median</th><th>p75</th><th>max</th><th>decided first</th><th>won when first</th></tr>\n");
     for (p, seat) in sm.seats.iter().enumerate() {
-        let fs = f.by_seat.get(p);
+        let fs = sm.first_player.by_seat.get(p);
         let _ = writeln!(
             h,
             "<tr><td><span class=\"swatch\" style=\"background:{}\"></span>{}</td><td class=\"l\">{}</td><td>{}</td><td>{} – {}</td>{}<td>{}</td><td>{}</td></tr>",
@@ -363,12 +393,10 @@ pub fn render(report: &Report, title: &str, elapsed: Option<f64>) -> String {
         );
     }
     h.push_str("</table>\n<table>\n<tr><th>per game</th><th>mean</th><th>sd</th><th>min</th><th>p25</th><th>median</th><th>p75</th><th>max</th></tr>\n");
-    for (label, _, st) in &lengths {
+    for (label, _, st) in lengths {
         let _ = writeln!(h, "<tr><td>{}</td>{}</tr>", esc(label), stats_cells(st));
     }
     h.push_str("</table>\n");
-    h.push_str("<p class=\"meta\">Shared wins count 1/k to each of k winners. Intervals are 95% Wilson score intervals. Written by tabula.</p>\n</body>\n</html>\n");
-    h
 }
 
 #[cfg(test)]

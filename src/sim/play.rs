@@ -1,0 +1,207 @@
+//! Playing a run: per-game and per-bot seeds, one game between bots, and
+//! the games of a run on a thread pool, recorded in game order.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::{GameRecord, SimConfig, SimError, MAX_DECISIONS};
+use crate::agents::eval::EvaluateSignatureError;
+use crate::agents::{Agent, AgentSpec};
+use crate::engine::{ApplyError, Game};
+use crate::ir::ruleset::Ruleset;
+
+/// One step of the splitmix64 generator: a well-mixed 64-bit value from `x`.
+pub fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The seed of game `index` of a run seeded with `run_seed`.
+pub fn game_seed(run_seed: u64, index: usize) -> u64 {
+    splitmix64(run_seed ^ splitmix64(index as u64))
+}
+
+/// The seed of the bot at `seat` in a game seeded with `game_seed`
+/// (distinct from the game's own random generator).
+pub fn agent_seed(game_seed: u64, seat: usize) -> u64 {
+    splitmix64(splitmix64(game_seed ^ 0xA076_1D64_78BD_642F) ^ seat as u64)
+}
+
+/// Renders an engine error: rules errors with the rules code that failed.
+pub fn render_error(rules: &Ruleset, e: &ApplyError) -> String {
+    match e {
+        ApplyError::Runtime(r) => crate::engine::view::report(rules, r),
+        other => format!("{other}\n"),
+    }
+}
+
+/// Plays one game between `agents` (one per seat) from `seed`; returns the
+/// game (over) or the error with the number of decisions taken.
+pub fn play_game(
+    rules: &Arc<Ruleset>,
+    agents: &mut [Box<dyn Agent>],
+    seed: u64,
+    max_decisions: usize,
+) -> Result<Game, (usize, String)> {
+    play_recorded(rules, agents, seed, max_decisions).map(|(g, _)| g)
+}
+
+/// The start player, when the ruleset names the variable holding it
+/// (`first_player:` in `game.yaml`) and it holds a seated player.
+fn start_player(game: &Game) -> Option<usize> {
+    let v = game.rules().first_player_var?;
+    let seat = game.state().words[game.rules().vars[v as usize].offset];
+    usize::try_from(seat).ok().filter(|s| *s < game.players())
+}
+
+/// Like [`play_game`], and also returns the game's first player: the one
+/// the ruleset names (`first_player:` in `game.yaml`), else the seat that
+/// took the first decision.
+pub fn play_recorded(
+    rules: &Arc<Ruleset>,
+    agents: &mut [Box<dyn Agent>],
+    seed: u64,
+    max_decisions: usize,
+) -> Result<(Game, Option<usize>), (usize, String)> {
+    let players = agents.len();
+    let mut game =
+        Game::new(rules.clone(), players, seed).map_err(|e| (0, render_error(rules, &e)))?;
+    let mut n = 0usize;
+    let mut first = None;
+    while !game.is_over() {
+        if n >= max_decisions {
+            return Err((
+                n,
+                format!(
+                    "the game has not ended after {n} decisions (does the rules' main loop end?)\n"
+                ),
+            ));
+        }
+        let fail = |game: &Game, e: &ApplyError| {
+            (
+                n,
+                match e {
+                    ApplyError::Runtime(r) => game.report(r),
+                    other => format!("{other}\n"),
+                },
+            )
+        };
+        let legal = game.legal().map_err(|e| fail(&game, &e))?;
+        let seat = game.to_move().unwrap_or(0).min(players.saturating_sub(1));
+        if n == 0 {
+            first = Some(start_player(&game).unwrap_or(seat));
+        }
+        let i = agents[seat].choose(&mut game, &legal).min(legal.len() - 1);
+        game.apply(i).map_err(|e| fail(&game, &e))?;
+        n += 1;
+    }
+    Ok((game, first))
+}
+
+/// Builds the bots of one game seeded `seed`.
+pub fn build_agents(
+    rules: &Ruleset,
+    specs: &[AgentSpec],
+    seed: u64,
+) -> Result<Vec<Box<dyn Agent>>, EvaluateSignatureError> {
+    specs
+        .iter()
+        .enumerate()
+        .map(|(p, s)| s.build(rules, agent_seed(seed, p)))
+        .collect()
+}
+
+/// Plays game `index` of a run seeded `run_seed` between the bots `agents`
+/// (one per seat) and records its result.
+pub fn simulate_one(
+    rules: &Arc<Ruleset>,
+    agents: &[AgentSpec],
+    run_seed: u64,
+    index: usize,
+) -> Result<GameRecord, SimError> {
+    let seed = game_seed(run_seed, index);
+    let err = |decisions, report| SimError {
+        game: index,
+        seed,
+        decisions,
+        report,
+    };
+    let mut bots = build_agents(rules, agents, seed).map_err(|e| err(0, format!("{e}\n")))?;
+    let (mut game, first) =
+        play_recorded(rules, &mut bots, seed, MAX_DECISIONS).map_err(|(n, r)| err(n, r))?;
+    let decisions = game.history().len();
+    let outcome = match game.outcome() {
+        Ok(Some(o)) => o,
+        Ok(None) => return Err(err(decisions, "the game did not end\n".into())),
+        Err(e) => return Err(err(decisions, render_error(rules, &e))),
+    };
+    Ok(GameRecord {
+        game: index,
+        seed,
+        scores: outcome.scores(),
+        winners: outcome.winners,
+        decisions,
+        rounds: game.rounds(),
+        first,
+    })
+}
+
+/// Plays the games of `cfg` (its shard, or all) on `jobs` threads (0: one
+/// per core), calling `progress` after each game (from any thread).
+/// Returns the records in game order, or the error of the failing game with
+/// the lowest index (games after it may be skipped).
+pub fn run(
+    rules: &Arc<Ruleset>,
+    cfg: &SimConfig,
+    jobs: usize,
+    progress: &(dyn Fn(&GameRecord) + Sync),
+) -> Result<Vec<GameRecord>, SimError> {
+    let failed = AtomicUsize::new(usize::MAX);
+    let play = |index: usize| -> Option<Result<GameRecord, SimError>> {
+        if index > failed.load(Ordering::Relaxed) {
+            return None;
+        }
+        let r = simulate_one(rules, &cfg.agents, cfg.seed, index);
+        match &r {
+            Ok(rec) => progress(rec),
+            Err(_) => {
+                failed.fetch_min(index, Ordering::Relaxed);
+            }
+        }
+        Some(r)
+    };
+    let range = cfg.range();
+    let results: Vec<Option<Result<GameRecord, SimError>>> = if jobs == 1 {
+        range.map(play).collect()
+    } else {
+        match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
+            Ok(pool) => pool.install(|| range.into_par_iter().map(play).collect()),
+            // No threads to be had: play on this one.
+            Err(_) => range.map(play).collect(),
+        }
+    };
+    let mut records = Vec::with_capacity(results.len());
+    for r in results.into_iter().flatten() {
+        records.push(r?);
+    }
+    Ok(records)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_differ_per_game_and_seat() {
+        let a = game_seed(0, 0);
+        let b = game_seed(0, 1);
+        let c = game_seed(1, 0);
+        assert!(a != b && a != c && b != c);
+        assert_ne!(agent_seed(a, 0), agent_seed(a, 1));
+        assert_ne!(agent_seed(a, 0), a);
+    }
+}
