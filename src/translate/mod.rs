@@ -10,8 +10,11 @@
 
 pub mod check;
 pub mod claims;
+pub mod eval;
+pub mod findings;
 pub mod matcher;
 pub mod report;
+pub mod scenario;
 pub mod text;
 
 use std::collections::BTreeMap;
