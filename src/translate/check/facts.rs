@@ -36,6 +36,35 @@ enum Verdict {
     Contradicted { changed: bool },
 }
 
+impl Verdict {
+    /// The finding's status.
+    fn status(self) -> Status {
+        match self {
+            Verdict::Stale => Status::Stale,
+            Verdict::Confirmed { .. } => Status::Confirmed,
+            Verdict::Expected => Status::Expected,
+            Verdict::Contradicted { .. } => Status::Contradicted,
+        }
+    }
+
+    /// The finding's message, for the number `stated` the text states
+    /// and the rules' `value`.
+    fn message(self, stated: i64, value: i64) -> String {
+        match self {
+            Verdict::Stale => {
+                format!("expected a finding, but the rulebook now states {stated}, as the rules do")
+            }
+            Verdict::Confirmed { sign_lost: true } => {
+                "confirmed (the minus sign is lost in the text)".into()
+            }
+            Verdict::Confirmed { sign_lost: false } => "confirmed".into(),
+            Verdict::Expected => format!("rulebook says {stated}, rules say {value} (expected)"),
+            Verdict::Contradicted { changed: true } => "made false by the variant".into(),
+            Verdict::Contradicted { changed: false } => "contradicted".into(),
+        }
+    }
+}
+
 /// Classifies the number `n` the text states for `fact`. `expect` and
 /// `stated` are the claim's; `varied` whether variants are applied.
 fn classify(
@@ -218,46 +247,15 @@ impl Checker<'_> {
         let expect = claim.expect.as_ref().map(|e| e.as_str());
         let verdict = classify(n, fact, expect, claim.stated, self.base.is_some());
         let summary = &mut self.tally.summary;
-        let (status, message) = match verdict {
-            Verdict::Stale => {
-                summary.stale += 1;
-                (
-                    Status::Stale,
-                    format!(
-                        "expected a finding, but the rulebook now states {}, as the rules do",
-                        n.value
-                    ),
-                )
-            }
-            Verdict::Confirmed { sign_lost } => {
-                summary.confirmed += 1;
-                let message = if sign_lost {
-                    "confirmed (the minus sign is lost in the text)"
-                } else {
-                    "confirmed"
-                };
-                (Status::Confirmed, message.to_string())
-            }
-            Verdict::Expected => {
-                summary.expected += 1;
-                (
-                    Status::Expected,
-                    format!(
-                        "rulebook says {}, rules say {} (expected)",
-                        n.value, fact.value
-                    ),
-                )
-            }
+        match verdict {
+            Verdict::Stale => summary.stale += 1,
+            Verdict::Confirmed { .. } => summary.confirmed += 1,
+            Verdict::Expected => summary.expected += 1,
             Verdict::Contradicted { changed } => {
-                self.contradiction(passage, fact, span, n.value, changed);
-                let message = if changed {
-                    "made false by the variant"
-                } else {
-                    "contradicted"
-                };
-                (Status::Contradicted, message.to_string())
+                self.contradiction(passage, fact, span, n.value, changed)
             }
-        };
+        }
+        let (status, message) = (verdict.status(), verdict.message(n.value, fact.value));
         let f = Finding {
             changed_by_variant: verdict == Verdict::Contradicted { changed: true },
             ..self.fact_finding(
