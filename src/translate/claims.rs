@@ -2,7 +2,8 @@
 //! claims a rulebook in that language makes about the ruleset.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
 use marked_yaml::Spanned;
 use serde::Deserialize;
@@ -158,15 +159,47 @@ impl I18n {
     }
 }
 
-/// Reads and parses a language file; syntax errors go to `diags`, with the
-/// file registered as `file` there.
-pub fn read(path: &Path, name: &str, diags: &mut Diagnostics) -> Result<I18n, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+/// Why a language file could not be read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The file cannot be read.
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The file is not valid YAML (diagnostics say where).
+    InvalidYaml,
+    /// The file is not a language file (diagnostics say where).
+    Invalid,
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Unreadable { path, error } => {
+                write!(f, "cannot read `{}`: {error}", path.display())
+            }
+            ReadError::InvalidYaml => f.write_str("invalid YAML"),
+            ReadError::Invalid => f.write_str("invalid language file"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// Reads and parses a language file; syntax errors and mistakes in its
+/// claims go to `diags`, with the file registered as `file` there.
+pub fn read(path: &Path, name: &str, diags: &mut Diagnostics) -> Result<I18n, ReadError> {
+    let text = std::fs::read_to_string(path).map_err(|error| ReadError::Unreadable {
+        path: path.to_path_buf(),
+        error,
+    })?;
     let file = diags.sources.add(name.to_string(), text.as_str());
-    let node = data::parse_yaml(file, &text, diags).ok_or("invalid YAML")?;
-    let parsed: I18nFile = data::from_node(file, &text, &node, "a language file", diags)
-        .ok_or("invalid language file")?;
+    let node = data::parse_yaml(file, &text, diags).ok_or(ReadError::InvalidYaml)?;
+    let parsed: I18nFile =
+        data::from_node(file, &text, &node, "a language file", diags).ok_or(ReadError::Invalid)?;
     let mut i = I18n {
         numbers: HashMap::new(),
         file: parsed,
@@ -174,18 +207,36 @@ pub fn read(path: &Path, name: &str, diags: &mut Diagnostics) -> Result<I18n, St
         name: name.to_string(),
     };
     for c in &i.file.claims {
+        i.validate(file, c, diags);
+    }
+    i.numbers = crate::translate::matcher::number_words(
+        &i.file
+            .numbers
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect(),
+    );
+    Ok(i)
+}
+
+impl I18n {
+    /// Reports what is inconsistent in a claim: an unknown expectation or
+    /// one without a reason, `stated:` without an expected contradiction,
+    /// recorded values without a note, with facts or not one per `#`; a
+    /// claim with neither facts nor a note.
+    fn validate(&self, file: u32, c: &Claim, diags: &mut Diagnostics) {
         if let Some(e) = &c.expect {
             if !matches!(e.as_str(), "contradicted" | "not_found") {
                 diags.push(
                     Diagnostic::new(
-                        i.span(file, e),
+                        self.span(file, e),
                         format!("unknown expectation `{}`", e.as_str()),
                     )
                     .help("write `expect: contradicted` or `expect: not_found`, with a `reason:`"),
                 );
             } else if c.reason.is_none() {
                 diags.push(
-                    Diagnostic::new(i.span(file, e), "an expected finding needs a reason")
+                    Diagnostic::new(self.span(file, e), "an expected finding needs a reason")
                         .help("add `reason:` with one line on why the rulebook differs"),
                 );
             }
@@ -193,7 +244,7 @@ pub fn read(path: &Path, name: &str, diags: &mut Diagnostics) -> Result<I18n, St
         if c.stated.is_some() && c.expect.as_ref().map(|e| e.as_str()) != Some("contradicted") {
             diags.push(
                 Diagnostic::new(
-                    i.span(file, &c.at),
+                    self.span(file, &c.at),
                     "`stated:` is for an expected contradiction",
                 )
                 .help("add `expect: contradicted` and a `reason:`, or remove `stated:`"),
@@ -201,14 +252,14 @@ pub fn read(path: &Path, name: &str, diags: &mut Diagnostics) -> Result<I18n, St
         }
         if !c.recorded().is_empty() && c.note.is_none() {
             diags.push(
-                Diagnostic::new(i.span(file, &c.at), "recorded values need a `note:`")
+                Diagnostic::new(self.span(file, &c.at), "recorded values need a `note:`")
                     .help("a value recorded in the language file is for numbers that state no rule fact; say why in `note:`, or write the fact as `ref:`"),
             );
         }
         if !c.recorded().is_empty() && !c.facts().is_empty() {
             diags.push(
                 Diagnostic::new(
-                    i.span(file, &c.at),
+                    self.span(file, &c.at),
                     "a claim has either rule facts or recorded values",
                 )
                 .help("keep `ref:`/`refs:` (checked against the rules), or `note:` with `values:`"),
@@ -221,7 +272,7 @@ pub fn read(path: &Path, name: &str, diags: &mut Diagnostics) -> Result<I18n, St
         if !c.recorded().is_empty() && c.recorded().len() != holes {
             diags.push(
                 Diagnostic::new(
-                    i.span(file, &c.at),
+                    self.span(file, &c.at),
                     format!(
                         "{} recorded value(s) for {holes} `#` in the anchor",
                         c.recorded().len()
@@ -232,17 +283,9 @@ pub fn read(path: &Path, name: &str, diags: &mut Diagnostics) -> Result<I18n, St
         }
         if c.facts().is_empty() && c.note.is_none() {
             diags.push(
-                Diagnostic::new(i.span(file, &c.at), "a claim needs `ref:`, `refs:` or `note:`")
+                Diagnostic::new(self.span(file, &c.at), "a claim needs `ref:`, `refs:` or `note:`")
                     .help("name the rule fact the passage states (`ref: feed_cost`), or say why its numbers are not rules (`note: ...`)"),
             );
         }
     }
-    i.numbers = crate::translate::matcher::number_words(
-        &i.file
-            .numbers
-            .iter()
-            .map(|(k, v)| (k.clone(), *v))
-            .collect(),
-    );
-    Ok(i)
 }

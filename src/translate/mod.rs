@@ -10,11 +10,15 @@
 
 pub mod check;
 pub mod claims;
+pub mod eval;
+pub mod findings;
 pub mod matcher;
 pub mod report;
+pub mod scenario;
 pub mod text;
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::ir::diag::Diagnostics;
@@ -59,27 +63,79 @@ pub struct TranslateArgs {
 /// Why a check could not run.
 #[derive(Debug)]
 pub enum RunError {
-    /// A message for the user.
-    Message(String),
+    /// No ruleset where one was asked for.
+    NoRuleset {
+        /// What is missing.
+        message: String,
+        /// What to do.
+        help: String,
+    },
+    /// No language file for the rulebook's language.
+    NoLanguageFile {
+        /// Where it was looked for.
+        path: PathBuf,
+        /// The language.
+        lang: String,
+    },
+    /// The language file cannot be read.
+    LanguageFile(claims::ReadError),
+    /// A rulebook cannot be read.
+    Unreadable {
+        /// The rulebook.
+        path: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The report cannot be written as JSON.
+    Json(serde_json::Error),
+    /// The JSON file cannot be written.
+    Unwritable {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
     /// Diagnostics (a ruleset or language file with mistakes).
     Diags(Diagnostics),
 }
 
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::NoRuleset { message, help } => write!(f, "{message}\n  help: {help}"),
+            RunError::NoLanguageFile { path, lang } => write!(
+                f,
+                "no language file `{}`: the claims of a `{lang}` rulebook are kept there",
+                path.display()
+            ),
+            RunError::LanguageFile(e) => e.fmt(f),
+            RunError::Unreadable { path, error } => {
+                write!(f, "cannot read `{}`: {error}", path.display())
+            }
+            RunError::Json(e) => e.fmt(f),
+            RunError::Unwritable { path, error } => {
+                write!(f, "cannot write `{}`: {error}", path.display())
+            }
+            RunError::Diags(d) => f.write_str(d.render_plain().trim_end()),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
 impl RunError {
-    /// Renders the error.
+    /// Renders the error as the command prints it.
     pub fn render(&self) -> String {
         match self {
-            RunError::Message(m) => format!("error: {m}\n"),
             RunError::Diags(d) => d.render_plain(),
+            e => format!("error: {e}\n"),
         }
     }
 }
 
 fn load_rules(dir: &Path, variants: &[String]) -> Result<crate::model::Ruleset, RunError> {
     load(dir, variants).map_err(|e| match e {
-        LoadError::NotFound { message, help } => {
-            RunError::Message(format!("{message}\n  help: {help}"))
-        }
+        LoadError::NotFound { message, help } => RunError::NoRuleset { message, help },
         LoadError::Invalid(d) => RunError::Diags(d),
     })
 }
@@ -111,17 +167,17 @@ pub fn run(
         .map(Path::to_path_buf)
         .unwrap_or_else(|| ruleset.join("i18n").join(format!("{lang}.yaml")));
     if !path.exists() {
-        return Err(RunError::Message(format!(
-            "no language file `{}`: the claims of a `{lang}` rulebook are kept there",
-            path.display()
-        )));
+        return Err(RunError::NoLanguageFile {
+            path,
+            lang: lang.to_string(),
+        });
     }
     let display = display_name(ruleset, &path);
     let mut diags = Diagnostics::default();
     let i18n = match claims::read(&path, &display, &mut diags) {
         Ok(i) if diags.is_empty() => i,
         Ok(_) => return Err(RunError::Diags(diags)),
-        Err(m) if diags.is_empty() => return Err(RunError::Message(m)),
+        Err(e) if diags.is_empty() => return Err(RunError::LanguageFile(e)),
         Err(_) => return Err(RunError::Diags(diags)),
     };
     let mut ev = Evaluator::new(rules).with_dir(ruleset);
@@ -152,8 +208,10 @@ fn display_name(ruleset: &Path, path: &Path) -> String {
 }
 
 fn read_book(path: &Path) -> Result<String, RunError> {
-    std::fs::read_to_string(path)
-        .map_err(|e| RunError::Message(format!("cannot read `{}`: {e}", path.display())))
+    std::fs::read_to_string(path).map_err(|error| RunError::Unreadable {
+        path: path.to_path_buf(),
+        error,
+    })
 }
 
 /// Runs `tabula translate`; returns the exit status (0 ok, 1 findings or
@@ -210,7 +268,7 @@ pub fn cli_run(args: &TranslateArgs) -> (i32, String) {
             }
             if let Some(j) = &args.json {
                 if let Err(e) = write_json(j, &r) {
-                    out.push_str(&e);
+                    out.push_str(&e.render());
                     code = 1;
                 }
             }
@@ -219,10 +277,12 @@ pub fn cli_run(args: &TranslateArgs) -> (i32, String) {
     }
 }
 
-fn write_json<T: serde::Serialize>(path: &Path, v: &T) -> Result<(), String> {
-    let s = serde_json::to_string_pretty(v).map_err(|e| format!("error: {e}\n"))?;
-    std::fs::write(path, s + "\n")
-        .map_err(|e| format!("error: cannot write `{}`: {e}\n", path.display()))
+fn write_json<T: serde::Serialize>(path: &Path, v: &T) -> Result<(), RunError> {
+    let s = serde_json::to_string_pretty(v).map_err(RunError::Json)?;
+    std::fs::write(path, s + "\n").map_err(|error| RunError::Unwritable {
+        path: path.to_path_buf(),
+        error,
+    })
 }
 
 fn compare_main(args: &TranslateArgs, dir: &Path) -> (i32, String) {
@@ -256,7 +316,7 @@ fn compare_main(args: &TranslateArgs, dir: &Path) -> (i32, String) {
     let mut code = 0;
     if let Some(j) = &args.json {
         if let Err(e) = write_json(j, &c) {
-            out.push_str(&e);
+            out.push_str(&e.render());
             code = 1;
         }
     }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::translate::check::{Report, Status};
+use crate::translate::findings::{Report, Status};
 
 /// Renders the report as plain text (no colours).
 pub fn render(r: &Report, verbose: bool) -> String {

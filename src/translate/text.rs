@@ -490,6 +490,24 @@ pub fn line_of(src: &str, offset: usize) -> usize {
     src[..offset.min(src.len())].matches('\n').count() + 1
 }
 
+/// The 1-based column (in characters) of a byte offset.
+pub fn col_of(src: &str, offset: usize) -> usize {
+    let before = &src[..offset.min(src.len())];
+    before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1
+}
+
+/// The text between two byte offsets on one line, spaces collapsed, cut
+/// to 80 characters.
+pub fn excerpt(src: &str, a: usize, b: usize) -> String {
+    let s: String = src[a..b].split_whitespace().collect::<Vec<_>>().join(" ");
+    if s.chars().count() > 80 {
+        let t: String = s.chars().take(77).collect();
+        format!("{t}...")
+    } else {
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
