@@ -13,7 +13,7 @@ use super::files::{GameSource, RulesFile};
 
 impl Builder {
     /// Compiles every body and assembles the ruleset (without what
-    /// [`super::load`] adds: id, name, variants, player counts, sources).
+    /// `load` adds: id, name, variants, player counts, sources).
     /// `None` when the ruleset has no `proc main()`.
     pub(super) fn assemble(&mut self, rules: &[RulesFile], game: &GameSource) -> Option<Ruleset> {
         let compiled = self.compile_bodies(rules, game);

@@ -1,9 +1,9 @@
-//! Loading a ruleset, phase by phase: read every file ([`files`]), build
-//! the kinds and their items ([`kinds`], [`grids`]), the parameters
-//! ([`params`]), declare the rules' items ([`declare`]), type the kinds'
-//! fields and read the items' data ([`fields`], [`values`]), lay out the
-//! state ([`layout`]), compile every body ([`bodies`]) and assemble the
-//! [`Ruleset`] ([`assemble`]).
+//! Loading a ruleset, phase by phase: read every file (`files.rs`), build
+//! the kinds and their items (`kinds.rs`, `grids.rs`) and the parameters
+//! (`params.rs`), declare the rules' items (`declare.rs`), type the kinds'
+//! fields and read the items' data (`fields.rs`, `values.rs`), lay out the
+//! state (`layout.rs`), compile every body (`bodies.rs`) and assemble the
+//! [`Ruleset`] (`assemble.rs`). `yaml.rs` and `manifest.rs` read YAML.
 
 mod assemble;
 mod bodies;
