@@ -2,10 +2,11 @@
 //! every expression and compile bodies, producing a [`Ruleset`].
 
 pub mod compile;
-pub mod data;
 pub mod load;
 pub mod snippet;
 
 pub use crate::ir::diag::{Diagnostic, Diagnostics};
 pub use crate::ir::ruleset::Ruleset;
+/// YAML with its places, for the tools that read YAML files of their own.
+pub use load::yaml as data;
 pub use load::{find_ruleset, load, LoadError};

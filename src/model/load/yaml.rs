@@ -1,67 +1,12 @@
-//! YAML: the game manifest (`game.yaml`, read with serde), the data files
-//! (`params:` and `kinds:`, walked with their spans) and variant overlays.
+//! YAML with its places: parsing a file, the span of any node, reading a
+//! node with serde, checking a mapping's keys; every mistake reported as a
+//! diagnostic pointing into the file.
 
-use std::path::{Path, PathBuf};
-
-use marked_yaml::{Node, Spanned};
+use marked_yaml::Node;
 use serde::Deserialize;
 
 use crate::ir::diag::{did_you_mean, Diagnostic, Diagnostics};
 use crate::ir::span::{offset_of, Span};
-
-/// `game.yaml`: what the ruleset is and which files make it.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GameFile {
-    /// Display name.
-    pub name: Spanned<String>,
-    /// Player counts.
-    pub players: Spanned<PlayerRange>,
-    /// Seat names (default `p1`, `p2`, ...).
-    #[serde(default)]
-    pub seats: Vec<Spanned<String>>,
-    /// Files to load, in order (default: every `*.yaml` then every `*.rules`
-    /// beside `game.yaml`, sorted by name).
-    #[serde(default)]
-    pub files: Option<Vec<Spanned<String>>>,
-    /// The state variable counting rounds, reported by simulations.
-    #[serde(default)]
-    pub rounds: Option<Spanned<String>>,
-    /// The state variable holding the player who starts the game (read
-    /// by simulations once the setup has run).
-    #[serde(default)]
-    pub first_player: Option<Spanned<String>>,
-    /// One paragraph about the game.
-    #[serde(default)]
-    pub description: Option<String>,
-}
-
-/// `players: {min: 2, max: 4}`.
-#[derive(Debug, Deserialize, Clone, Copy)]
-#[serde(deny_unknown_fields)]
-pub struct PlayerRange {
-    /// Fewest players.
-    pub min: usize,
-    /// Most players.
-    pub max: usize,
-}
-
-/// A variant overlay: `variants/<name>.yaml`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct VariantFile {
-    /// One paragraph about the variant.
-    #[serde(default)]
-    pub description: Option<String>,
-    /// Data and rules files (relative to the variant file) that add to or
-    /// replace parts of the base ruleset: a `var`, `fn` or `proc` with an
-    /// existing name replaces it; a kind item with an existing id replaces it.
-    #[serde(default)]
-    pub files: Vec<Spanned<String>>,
-    /// Items the variant takes out of the game, by kind: `{kind: [id, ...]}`.
-    #[serde(default)]
-    pub remove: std::collections::BTreeMap<String, Vec<Spanned<String>>>,
-}
 
 /// The span of a marked-yaml node in a file.
 pub fn node_span(file: u32, text: &str, span: &marked_yaml::Span) -> Span {
@@ -240,52 +185,6 @@ fn find_key(node: &Node, name: &str, at: usize, file: u32, text: &str) -> Option
         .filter(|m| start(m) == Some(at))
         .find_map(|m| key_in(m))
         .or_else(|| maps.iter().find_map(|m| key_in(m)))
-}
-
-/// The files making a ruleset, in load order.
-pub fn ruleset_files(
-    dir: &Path,
-    game: &GameFile,
-    game_file: u32,
-    game_text: &str,
-    diags: &mut Diagnostics,
-) -> Vec<(PathBuf, Span)> {
-    if let Some(files) = &game.files {
-        return files
-            .iter()
-            .map(|f| {
-                (
-                    dir.join(f.as_str()),
-                    node_span(game_file, game_text, f.span()),
-                )
-            })
-            .collect();
-    }
-    let mut yaml = Vec::new();
-    let mut rules = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let p = e.path();
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if name == "game.yaml" || !p.is_file() {
-                continue;
-            }
-            match p.extension().and_then(|e| e.to_str()) {
-                Some("yaml") | Some("yml") => yaml.push(p),
-                Some("rules") => rules.push(p),
-                _ => {}
-            }
-        }
-    } else {
-        diags.push(Diagnostic::new(
-            Span::new(game_file, 0, 0),
-            "cannot list the ruleset directory",
-        ));
-    }
-    yaml.sort();
-    rules.sort();
-    let whole = Span::new(game_file, 0, 0);
-    yaml.into_iter().chain(rules).map(|p| (p, whole)).collect()
 }
 
 /// Checks that a mapping has only known keys.

@@ -1,0 +1,86 @@
+//! What the loader builds up, phase by phase (kinds, parameters,
+//! signatures, state variables), and how a name gets defined.
+
+use std::sync::Arc;
+
+use crate::ir::diag::{Diagnostic, Diagnostics};
+use crate::ir::ruleset::{Kind, ParamDef, VarDef};
+use crate::ir::symbols::{Global, Sig, Symbols};
+use crate::lang::ast;
+use crate::model::compile::check_reserved;
+
+/// The ruleset under construction.
+pub(super) struct Builder {
+    /// Mistakes found so far, with the source map.
+    pub diags: Diagnostics,
+    /// Every global name.
+    pub symbols: Symbols,
+    /// Kinds (index 0: players).
+    pub kinds: Vec<Kind>,
+    /// Parameters.
+    pub params: Vec<ParamDef>,
+    /// State variables, laid out.
+    pub vars: Vec<VarDef>,
+    /// Signatures, by function id.
+    pub sigs: Vec<Sig>,
+    /// Where each function's body is, by function id.
+    pub bodies: Vec<Body>,
+}
+
+/// Where a function's body is: (rules file, item) indices.
+#[derive(Clone, Copy)]
+pub(super) enum Body {
+    /// A pure function.
+    Fn(usize, usize),
+    /// A procedure.
+    Proc(usize, usize),
+}
+
+impl Body {
+    /// The (rules file, item) indices of the body.
+    pub fn place(self) -> (usize, usize) {
+        match self {
+            Body::Fn(file, item) | Body::Proc(file, item) => (file, item),
+        }
+    }
+}
+
+impl Builder {
+    /// An empty ruleset, reporting into `diags`.
+    pub fn new(diags: Diagnostics) -> Builder {
+        Builder {
+            diags,
+            symbols: Symbols::default(),
+            kinds: Vec::new(),
+            params: Vec::new(),
+            vars: Vec::new(),
+            sigs: Vec::new(),
+            bodies: Vec::new(),
+        }
+    }
+
+    /// Defines a global name; a variant's file may redefine an existing
+    /// one. Reports a name defined twice and returns false.
+    pub fn define(&mut self, name: &ast::Ident, g: Global, is_variant: bool) -> bool {
+        check_reserved(&mut self.diags, name);
+        if is_variant && self.symbols.get(&name.name).is_some() {
+            self.symbols.redefine(&name.name, g, name.span);
+            return true;
+        }
+        if let Err(first) = self.symbols.define(&name.name, g, name.span) {
+            self.diags.push(
+                Diagnostic::new(name.span, format!("`{}` is defined twice", name.name))
+                    .label("defined again here")
+                    .note(first, "first defined here")
+                    .help("every kind, item, parameter, variable, function and procedure needs its own name"),
+            );
+            return false;
+        }
+        true
+    }
+
+    /// The text of a loaded file.
+    pub fn text(&self, file: u32) -> Arc<str> {
+        self.diags.sources.file(file).text.clone()
+    }
+}

@@ -1,0 +1,81 @@
+//! Loading a ruleset, phase by phase: read every file (`files.rs`), build
+//! the kinds and their items (`kinds.rs`, `grids.rs`) and the parameters
+//! (`params.rs`), declare the rules' items (`declare.rs`), type the kinds'
+//! fields and read the items' data (`fields.rs`, `values.rs`), lay out the
+//! state (`layout.rs`), compile every body (`bodies.rs`) and assemble the
+//! [`Ruleset`] (`assemble.rs`). `yaml.rs` and `manifest.rs` read YAML.
+
+mod assemble;
+mod bodies;
+mod builder;
+mod declare;
+mod fields;
+mod files;
+mod grids;
+mod kinds;
+mod layout;
+pub mod manifest;
+mod params;
+mod values;
+pub mod yaml;
+
+use std::path::Path;
+
+use crate::ir::diag::Diagnostics;
+use crate::ir::ruleset::Ruleset;
+
+use builder::Builder;
+
+pub use files::{find_ruleset, list_variants, syntax_diag};
+
+/// Why a ruleset could not be loaded.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum LoadError {
+    /// A path given on the command line does not exist or is not a ruleset.
+    #[error("{message}")]
+    #[diagnostic(code(tabula::load))]
+    NotFound {
+        /// What is missing.
+        message: String,
+        /// What to do.
+        #[help]
+        help: String,
+    },
+    /// The files were read but contain mistakes.
+    #[error("the ruleset has {} error(s)", .0.items.len())]
+    Invalid(Diagnostics),
+}
+
+/// Loads and checks the ruleset in `dir`, applying `variants` in order.
+pub fn load(dir: &Path, variants: &[String]) -> Result<Ruleset, LoadError> {
+    let (src, diags) = files::read_sources(dir, variants)?;
+    let mut b = Builder::new(diags);
+    b.player_kind(&src.game);
+    let raw = b.collect_kinds(&src.datas, &src.removals);
+    b.collect_params(&src.datas);
+    b.declare_rules(&src.rules);
+    b.kind_fields(&raw);
+    b.layout_vars(&src.rules);
+    let out = b.assemble(&src.rules, &src.game);
+    match out {
+        Some(mut r) if b.diags.is_empty() => {
+            let game = &src.game.manifest;
+            r.id = ruleset_id(dir);
+            r.variants = variants.to_vec();
+            r.name = game.name.to_string();
+            r.min_players = game.players.min;
+            r.max_players = game.players.max;
+            r.sources = b.diags.sources;
+            Ok(r)
+        }
+        _ => Err(LoadError::Invalid(b.diags)),
+    }
+}
+
+/// A ruleset's id: the name of its directory.
+fn ruleset_id(dir: &Path) -> String {
+    dir.canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))
+        .unwrap_or_else(|| "ruleset".into())
+}

@@ -1,0 +1,243 @@
+//! Typed values in YAML: an item's field value or a parameter's entries,
+//! read as the type expects (numbers, booleans, text, items, procedures,
+//! lists and tables), each mistake reported where it is.
+
+use marked_yaml::types::MarkedMappingNode;
+use marked_yaml::Node;
+
+use crate::ir::diag::{did_you_mean, Diagnostic};
+use crate::ir::ruleset::{Data, Kind, Ty, PLAYER};
+use crate::ir::span::Span;
+use crate::ir::symbols::Global;
+
+use super::builder::Builder;
+use super::yaml::node_span;
+
+impl Builder {
+    /// A node as a value of type `ty`.
+    pub(super) fn value(&mut self, file: u32, text: &str, node: &Node, ty: &Ty) -> Data {
+        let span = node_span(file, text, node.span());
+        match ty {
+            Ty::Int => Data::Int(self.scalar_int(file, text, node)),
+            Ty::Bool => match node.as_scalar().map(|s| s.as_str()) {
+                Some("true") => Data::Int(1),
+                Some("false") => Data::Int(0),
+                _ => {
+                    self.diags.push(
+                        Diagnostic::new(span, "expected `true` or `false`").help("write a boolean"),
+                    );
+                    Data::Int(0)
+                }
+            },
+            Ty::Text => Data::Text(
+                node.as_scalar()
+                    .map(|s| s.as_str().to_string())
+                    .unwrap_or_default(),
+            ),
+            Ty::Ent(k) => match node.as_scalar().map(|s| s.as_str()) {
+                Some("none") => Data::Int(-1),
+                Some(v) => Data::Int(self.item_index(*k, v, span).unwrap_or(-1)),
+                None => {
+                    self.diags.push(
+                        Diagnostic::new(
+                            span,
+                            format!("expected an item of `{}`", self.kinds[*k as usize].name),
+                        )
+                        .help("write the item's id"),
+                    );
+                    Data::Int(-1)
+                }
+            },
+            Ty::Proc => self.proc_value(node, span),
+            Ty::Array(inner) => match node.as_sequence() {
+                Some(seq) => Data::Ints(
+                    seq.iter()
+                        .map(|n| self.value(file, text, n, inner).int())
+                        .collect(),
+                ),
+                None => {
+                    self.diags.push(
+                        Diagnostic::new(span, "expected a list `[a, b, ...]`")
+                            .help("write a YAML list"),
+                    );
+                    Data::Ints(Vec::new())
+                }
+            },
+            Ty::Map(k, v) => match node.as_mapping() {
+                Some(m) => self.table(file, text, m, k, v),
+                None => {
+                    self.diags.push(
+                        Diagnostic::new(span, "expected a table `{key: value}`")
+                            .help("write a YAML mapping"),
+                    );
+                    Data::Ints(Vec::new())
+                }
+            },
+            _ => Data::Int(0),
+        }
+    }
+
+    /// A procedure named in data (`none` for none): it must take exactly
+    /// one player.
+    fn proc_value(&mut self, node: &Node, span: Span) -> Data {
+        let Some(v) = node.as_scalar().map(|s| s.as_str()) else {
+            self.diags.push(
+                Diagnostic::new(span, "expected a procedure name")
+                    .help("write the name of a `proc`"),
+            );
+            return Data::Int(-1);
+        };
+        if v == "none" {
+            return Data::Int(-1);
+        }
+        match self.symbols.get(v) {
+            Some(Global::Func(f)) if self.sigs[*f as usize].is_proc => {
+                let sig = &self.sigs[*f as usize];
+                if sig.params.len() != 1
+                    || sig.params[0].1 != Ty::Ent(PLAYER)
+                    || sig.ret != Ty::Void
+                {
+                    self.diags.push(
+                        Diagnostic::new(span, format!("procedure `{v}` cannot be stored in data"))
+                            .help(
+                            "a procedure in data takes exactly one player: `proc name(p: player)`",
+                        ),
+                    );
+                }
+                Data::Int(*f as i64)
+            }
+            _ => {
+                let procs: Vec<String> = self
+                    .symbols
+                    .names()
+                    .filter(|n| matches!(self.symbols.get(n), Some(Global::Func(f)) if self.sigs[*f as usize].is_proc))
+                    .map(|s| s.to_string())
+                    .collect();
+                let help = did_you_mean(v, procs.iter().map(|s| s.as_str())).unwrap_or_else(|| {
+                    "declare it with `proc name(p: player) { ... }` in a .rules file".into()
+                });
+                self.diags.push(
+                    Diagnostic::new(span, format!("unknown procedure `{v}`"))
+                        .label("not a procedure")
+                        .help(help),
+                );
+                Data::Int(-1)
+            }
+        }
+    }
+
+    /// A scalar node as an integer (0, reported, when it is not one).
+    pub(super) fn scalar_int(&mut self, file: u32, text: &str, n: &Node) -> i64 {
+        let span = node_span(file, text, n.span());
+        match n.as_scalar().map(|s| s.as_str()) {
+            Some(v) => match v.parse::<i64>() {
+                Ok(i) => i,
+                Err(_) => {
+                    self.diags.push(
+                        Diagnostic::new(span, format!("expected a number, found `{v}`"))
+                            .label("not a number")
+                            .help("write an integer"),
+                    );
+                    0
+                }
+            },
+            None => {
+                self.diags
+                    .push(Diagnostic::new(span, "expected a number").help("write an integer"));
+                0
+            }
+        }
+    }
+
+    /// A table `{key: value}` keyed by numbers (0 to 4095) or by the items
+    /// of a kind, as a dense row of values.
+    pub(super) fn table(
+        &mut self,
+        file: u32,
+        text: &str,
+        map: &MarkedMappingNode,
+        key: &Ty,
+        val: &Ty,
+    ) -> Data {
+        // Missing keys read as none for items and procedures, else 0.
+        let fill = if matches!(val, Ty::Ent(_) | Ty::Proc) {
+            -1
+        } else {
+            0
+        };
+        let mut out: Vec<i64> = match key {
+            Ty::Ent(k) => vec![fill; self.kinds[*k as usize].items.len()],
+            _ => Vec::new(),
+        };
+        for (k, v) in map.iter() {
+            let kspan = node_span(file, text, k.span());
+            let idx = match key {
+                Ty::Int => match k.as_str().parse::<usize>() {
+                    Ok(i) if i < 4096 => i,
+                    _ => {
+                        self.diags.push(
+                            Diagnostic::new(
+                                kspan,
+                                format!(
+                                    "table key `{}` must be a number from 0 to 4095",
+                                    k.as_str()
+                                ),
+                            )
+                            .help("use small non-negative numbers as keys"),
+                        );
+                        continue;
+                    }
+                },
+                Ty::Ent(kind) => match self.item_index(*kind, k.as_str(), kspan) {
+                    Some(i) => i as usize,
+                    None => continue,
+                },
+                _ => continue,
+            };
+            if out.len() <= idx {
+                out.resize(idx + 1, fill);
+            }
+            out[idx] = self.value(file, text, v, val).int();
+        }
+        Data::Ints(out)
+    }
+
+    /// The index of the item `name` of a kind (reported when it has none).
+    fn item_index(&mut self, kind: u16, name: &str, span: Span) -> Option<i64> {
+        let k = &self.kinds[kind as usize];
+        if let Some(i) = k.items.iter().position(|x| x == name) {
+            return Some(i as i64);
+        }
+        let help = did_you_mean(name, k.items.iter().map(|s| s.as_str()))
+            .unwrap_or_else(|| format!("the items of `{}` are: {}", k.name, preview(&k.items)));
+        self.diags.push(
+            Diagnostic::new(span, format!("`{name}` is not an item of `{}`", k.name))
+                .label("unknown item")
+                .help(help),
+        );
+        None
+    }
+}
+
+/// The value of an optional field left out.
+pub(super) fn default_data(ty: &Ty, kinds: &[Kind]) -> Data {
+    match ty {
+        Ty::Ent(_) | Ty::Proc => Data::Int(-1),
+        Ty::Array(_) => Data::Ints(Vec::new()),
+        Ty::Map(k, _) => match **k {
+            Ty::Ent(k) => Data::Ints(vec![0; kinds[k as usize].items.len()]),
+            _ => Data::Ints(Vec::new()),
+        },
+        Ty::Text => Data::Text(String::new()),
+        _ => Data::Int(0),
+    }
+}
+
+/// A list of ids, cut after the first twelve.
+fn preview(items: &[String]) -> String {
+    if items.len() <= 12 {
+        items.join(", ")
+    } else {
+        format!("{}, ... ({} in all)", items[..12].join(", "), items.len())
+    }
+}
