@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use tabula::engine::Game;
+use tabula::engine::{ApplyError, ErrorKind, Game};
 
 /// The names of the legal decisions.
 fn legal_names(g: &mut Game) -> Vec<String> {
@@ -397,6 +397,7 @@ fn a_legal_before_a_requirement_is_caught_when_checked_and_when_played() {
     let mut g = Game::new(nim_variant("false-legal", true), 2, 0).unwrap();
     down_to_one(&mut g);
     let e = g.legal().unwrap_err();
+    assert_eq!(e.kind(), Some(ErrorKind::BrokenLegal));
     let tabula::engine::ApplyError::Runtime(r) = e else {
         panic!("expected a rules error, got {e}");
     };
@@ -415,6 +416,7 @@ fn a_legal_before_a_requirement_is_caught_when_checked_and_when_played() {
     assert_eq!(g.legal().unwrap().len(), 3);
     let before = g.state().hash();
     let e = g.apply_named("3").unwrap_err();
+    assert_eq!(e.kind(), Some(ErrorKind::BrokenLegal));
     assert!(e.to_string().contains("`legal;` declared the option `3` legal, but it is refused: not that many counters left"), "{e}");
     assert_eq!(g.state().hash(), before);
     g.apply_named("1").unwrap();
@@ -429,9 +431,45 @@ fn two_options_with_one_name_are_a_rules_error_when_reached() {
     assert!(rules.choices[0].names_may_clash);
     let mut g = Game::new(rules, 2, 0).unwrap();
     let e = g.legal().unwrap_err();
+    assert_eq!(e.kind(), Some(ErrorKind::NameClash));
     assert!(
         e.to_string()
             .contains("two options of this choice are both named `red`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn runtime_errors_say_what_kind_of_mistake_they_are() {
+    let mut extra = (*nim()).clone();
+    let g = Game::new(nim(), 2, 0).unwrap();
+    for (src, kind) in [
+        ("pile / (pile - pile)", ErrorKind::DivisionByZero),
+        ("pile % (pile - pile)", ErrorKind::DivisionByZero),
+        (
+            "won[next(first(players))] + won[nth(player, 5)]",
+            ErrorKind::OutOfRange,
+        ),
+        ("next(nth(player, 5))", ErrorKind::NoneUsed),
+    ] {
+        let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
+        let (f, _) = tabula::model::snippet::add_expr(&mut extra, &e)
+            .unwrap_or_else(|d| panic!("{src}: {}", d[0].message));
+        let mut st = g.state().clone();
+        let e = tabula::engine::vm::eval(&extra, &mut st, f, Vec::new()).unwrap_err();
+        assert_eq!(e.kind, kind, "{src}: {}", e.message);
+    }
+    // Applying an index past the legal decisions.
+    let mut g = Game::new(nim(), 2, 0).unwrap();
+    let e = g.apply(99).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ApplyError::NoIndex {
+                index: 99,
+                count: 3
+            }
+        ),
         "{e}"
     );
 }

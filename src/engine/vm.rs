@@ -4,7 +4,8 @@
 use rand_core::RngCore;
 use rand_pcg::Pcg64;
 
-use crate::engine::state::{Frame, RuntimeError, State, Status, Value};
+use crate::engine::error::{ErrorKind, RuntimeError};
+use crate::engine::state::{Frame, State, Status, Value};
 use crate::ir::bits::{self, Bits};
 use crate::ir::bytecode::{BinaryOp, Builtin, Op};
 use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
@@ -67,22 +68,23 @@ pub fn eval(
     match r? {
         Exit::Over => Ok(out),
         Exit::Legal(_) => unreachable!("`legal;` does not stop an evaluation"),
-        Exit::Decide => Err(RuntimeError {
-            message: "a value was asked for a decision".into(),
-            span: rules.funcs[func as usize].span,
-        }),
-        Exit::Failed(m) => Err(RuntimeError {
-            message: format!("requirement failed: {}", rules.messages[m as usize].0),
-            span: rules.messages[m as usize].1,
-        }),
+        Exit::Decide => Err(err(
+            ErrorKind::DecisionInValue,
+            rules.funcs[func as usize].span,
+            "a value was asked for a decision",
+        )),
+        Exit::Failed(m) => Err(err(
+            ErrorKind::RequirementFailed,
+            rules.messages[m as usize].1,
+            format!("requirement failed: {}", rules.messages[m as usize].0),
+        )),
     }
 }
 
-fn err(span: Span, msg: impl Into<String>) -> RuntimeError {
-    RuntimeError {
-        message: msg.into(),
-        span,
-    }
+/// A runtime error (kept out of line: errors are rare).
+#[cold]
+fn err(kind: ErrorKind, span: Span, msg: impl Into<String>) -> RuntimeError {
+    RuntimeError::new(kind, span, msg)
 }
 
 fn set_elems(bits: &[u64]) -> impl Iterator<Item = i64> + '_ {
@@ -136,12 +138,17 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     }
     loop {
         let Some(op) = code.get(pc) else {
-            return Err(err(rules.funcs[fi].span, "ran past the end of a function"));
+            return Err(err(
+                ErrorKind::Internal,
+                rules.funcs[fi].span,
+                "ran past the end of a function",
+            ));
         };
         pc += 1;
         steps += 1;
         if steps > STEP_LIMIT {
             return Err(err(
+                ErrorKind::LimitReached,
                 span!(),
                 "the rules ran 50 million steps without a decision: an endless loop?",
             ));
@@ -164,7 +171,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::LoadVar(v) => {
                 let vd = &rules.vars[*v as usize];
-                let off = var_offset(rules, st, *v).map_err(|m| err(span!(), m))?;
+                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
                 let stack = &mut st.vm.stack;
                 match vd.ty {
                     crate::ir::ruleset::Ty::Set(_) => {
@@ -177,13 +184,17 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::StoreVar(v) => {
                 let val = st.vm.stack.pop().expect("value");
                 let vd = &rules.vars[*v as usize];
-                let off = var_offset(rules, st, *v).map_err(|m| err(span!(), m))?;
+                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
                 st.touch(off, off + vd.elem_words);
                 match val {
                     Value::I(x) => st.words[off] = x,
                     Value::S(bits) => {
                         if bits.iter().skip(vd.elem_words).any(|w| *w != 0) {
-                            return Err(err(span!(), format!("set too large for `{}`", vd.name)));
+                            return Err(err(
+                                ErrorKind::OutOfRange,
+                                span!(),
+                                format!("set too large for `{}`", vd.name),
+                            ));
                         }
                         for i in 0..vd.elem_words {
                             st.words[off + i] = bits.get(i).copied().unwrap_or(0) as i64;
@@ -193,7 +204,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::AddVar(v) => {
                 let x = st.vm.stack.pop().map_or(0, |v| v.int());
-                let off = var_offset(rules, st, *v).map_err(|m| err(span!(), m))?;
+                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
                 st.touch(off, off + 1);
                 st.words[off] = st.words[off].saturating_add(x);
             }
@@ -202,6 +213,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let kind = &rules.kinds[*k as usize];
                 if e < 0 || e as usize >= kind.items.len() {
                     return Err(err(
+                        ErrorKind::NoneUsed,
                         span!(),
                         format!(
                             "field `{}` of none (no `{}` here)",
@@ -217,6 +229,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let kind = &rules.kinds[*k as usize];
                 if e < 0 || e as usize >= kind.items.len() {
                     return Err(err(
+                        ErrorKind::NoneUsed,
                         span!(),
                         format!(
                             "field `{}` of none (no `{}` here)",
@@ -281,7 +294,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let at = stack.len() - *argc as usize - 1;
                 let f = stack.remove(at).int();
                 if f < 0 || f as usize >= rules.funcs.len() {
-                    return Err(err(span!(), "call of `none`: no procedure here"));
+                    return Err(err(
+                        ErrorKind::NoneUsed,
+                        span!(),
+                        "call of `none`: no procedure here",
+                    ));
                 }
                 save_pc!();
                 call(rules, st, f as u32, *argc as usize, span!())?;
@@ -359,7 +376,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 } else {
                     0
                 };
-                let off = var_offset(rules, st, *v).map_err(|m| err(span!(), m))?;
+                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
                 let cap = rules.vars[*v as usize].elem_words - 1;
                 list_op(op, st, off, cap, item, span!())?;
             }
@@ -433,6 +450,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let (a, b) = (first - d.lo, last - d.lo);
                 if a < 0 || b < a || b as usize >= d.size {
                     return Err(err(
+                        ErrorKind::OutOfRange,
                         span!(),
                         format!("rotate: bad range {first}..={last} of `{}`", vd.name),
                     ));
@@ -477,6 +495,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let p = pop_i!();
                 if p < 0 || p as usize >= st.nplayers {
                     return Err(err(
+                        ErrorKind::OutOfRange,
                         span!(),
                         format!("decision asked of a player who is not seated ({p})"),
                     ));
@@ -754,7 +773,11 @@ fn call(
     span: Span,
 ) -> Result<(), RuntimeError> {
     if st.vm.frames.len() > 2000 {
-        return Err(err(span, "calls nested 2000 deep: endless recursion?"));
+        return Err(err(
+            ErrorKind::LimitReached,
+            span,
+            "calls nested 2000 deep: endless recursion?",
+        ));
     }
     let callee = &rules.funcs[f as usize];
     let base = st.vm.stack.len() - argc;
@@ -770,9 +793,10 @@ fn call(
 }
 
 /// Pops the indices of variable `v` and returns the offset of that element
-/// (or why the indices are out of range).
+/// (or why the indices are out of range, an error the caller places at
+/// its instruction).
 #[inline]
-fn var_offset(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, String> {
+fn var_offset(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, RuntimeError> {
     let vd = &rules.vars[v as usize];
     match vd.dims.as_slice() {
         [] => return Ok(vd.offset),
@@ -794,7 +818,7 @@ fn var_offset(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, String> 
     var_offset_slow(rules, st, v)
 }
 
-fn var_offset_slow(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, String> {
+fn var_offset_slow(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, RuntimeError> {
     let vd = &rules.vars[v as usize];
     let n = vd.dims.len();
     let at = st.vm.stack.len() - n;
@@ -813,7 +837,11 @@ fn var_offset_slow(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, Str
                 _ => x.to_string(),
             };
             st.vm.stack.truncate(at);
-            return Err(format!("index {what} out of range for `{}`", vd.name));
+            return Err(err(
+                ErrorKind::OutOfRange,
+                Span::default(),
+                format!("index {what} out of range for `{}`", vd.name),
+            ));
         }
         flat = flat * d.size + k as usize;
     }
@@ -858,16 +886,22 @@ fn list_op(
         }
         Op::ListPush(_) => {
             if item < 0 {
-                return Err(err(span, "cannot push none onto a list"));
+                return Err(err(
+                    ErrorKind::NoneUsed,
+                    span,
+                    "cannot push none onto a list",
+                ));
             }
             if st.words[off + 1..off + 1 + len].contains(&item) {
                 return Err(err(
+                    ErrorKind::BadValue,
                     span,
                     "the item is already in the list (a list holds each item once)",
                 ));
             }
             if len >= cap {
                 return Err(err(
+                    ErrorKind::BadValue,
                     span,
                     "list is full (a list holds each item at most once)",
                 ));
@@ -929,7 +963,13 @@ fn binary(op: BinaryOp, a: Value, b: Value, span: Span) -> Result<Value, Runtime
             And => Value::S(bits::from_fn(n, |i| get(x, i) & get(y, i))),
             Eq => Value::I((0..n).all(|i| get(x, i) == get(y, i)) as i64),
             Ne => Value::I((0..n).any(|i| get(x, i) != get(y, i)) as i64),
-            _ => return Err(err(span, "unsupported operation on sets")),
+            _ => {
+                return Err(err(
+                    ErrorKind::Internal,
+                    span,
+                    "unsupported operation on sets",
+                ))
+            }
         });
     }
     let (x, y) = (a.int(), b.int());
@@ -939,13 +979,13 @@ fn binary(op: BinaryOp, a: Value, b: Value, span: Span) -> Result<Value, Runtime
     let r = match op {
         Div => {
             if y == 0 {
-                return Err(err(span, "division by zero"));
+                return Err(err(ErrorKind::DivisionByZero, span, "division by zero"));
             }
             floor_div(x, y)
         }
         Rem => {
             if y == 0 {
-                return Err(err(span, "remainder by zero"));
+                return Err(err(ErrorKind::DivisionByZero, span, "remainder by zero"));
             }
             x.wrapping_sub(floor_div(x, y).wrapping_mul(y))
         }
@@ -1010,13 +1050,13 @@ fn builtin(
         Builtin::Count => Value::I(bits::count(args[0].bits())),
         Builtin::NextPlayer => {
             if i(0) < 0 {
-                return Err(err(span, "next(none)"));
+                return Err(err(ErrorKind::NoneUsed, span, "next(none)"));
             }
             Value::I((i(0) + 1).rem_euclid(n))
         }
         Builtin::PrevPlayer => {
             if i(0) < 0 {
-                return Err(err(span, "prev(none)"));
+                return Err(err(ErrorKind::NoneUsed, span, "prev(none)"));
             }
             Value::I((i(0) - 1).rem_euclid(n))
         }
@@ -1024,7 +1064,7 @@ fn builtin(
         Builtin::Random => Value::I(random_elem(args[0].bits(), rng)),
         Builtin::Roll => {
             if i(0) <= 0 {
-                return Err(err(span, "roll(n) needs n > 0"));
+                return Err(err(ErrorKind::BadValue, span, "roll(n) needs n > 0"));
             }
             Value::I((rng.next_u64() % i(0) as u64) as i64)
         }
