@@ -186,13 +186,13 @@ impl Game {
         self.pending = None;
     }
 
-    /// The options of the pending choice, judged once per choice.
-    fn judge(&mut self) -> Result<&Pending, ApplyError> {
+    /// Judges the options of the pending choice (once per choice).
+    fn judge(&mut self) -> Result<(), ApplyError> {
         if self.pending.is_none() {
             let judged = legality::judge(&self.rules, &mut self.state, self.check_legal)?;
             self.pending = Some(judged);
         }
-        Ok(self.pending.as_ref().expect("judged"))
+        Ok(())
     }
 
     /// The legal decisions at the current choice point (empty when over).
@@ -202,7 +202,7 @@ impl Game {
         }
         self.judge()?;
         let p = self.pending.as_ref().expect("judged");
-        if let Some(e) = p.dead_end(&self.rules, &self.state) {
+        if let Some(e) = p.no_legal_option(&self.rules, &self.state) {
             return Err(e.into());
         }
         Ok(p.decisions().cloned().collect())

@@ -211,7 +211,7 @@ impl Pending {
     }
 
     /// The error when no option is legal (`None` when one is).
-    pub(crate) fn dead_end(&self, rules: &Ruleset, st: &State) -> Option<RuntimeError> {
+    pub(crate) fn no_legal_option(&self, rules: &Ruleset, st: &State) -> Option<RuntimeError> {
         if !self.legal.is_empty() {
             return None;
         }
