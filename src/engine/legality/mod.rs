@@ -1,16 +1,16 @@
 //! Legality: which options of the pending choice are legal, why the
 //! others are refused, and what applying a legal one takes.
 //!
-//! Every option the rules offer is tried in place ([`attempt`]): run up
+//! Every option the rules offer is tried in place (`attempt.rs`): run up
 //! to the next choice point, then undone. It is refused when its run
 //! breaks a requirement, or when it leads to a decision of the same
-//! player from which every way on breaks one ([`lookahead`]). Shortcuts
+//! player from which every way on breaks one (`lookahead.rs`). Shortcuts
 //! spare most of the running: the requirements an arm starts with are
 //! checked on the whole set of its options as they are collected
-//! ([`screening`]); an arm decided by a pure prefix runs only that prefix
-//! ([`light`]); a run stops at a `legal;` the rules write. With
+//! (`screening.rs`); an arm decided by a pure prefix runs only that prefix
+//! (`light.rs`); a run stops at a `legal;` the rules write. With
 //! `--check-legal`, every option is also run in full and the answers are
-//! compared ([`check`]).
+//! compared (`check.rs`).
 
 mod attempt;
 mod check;
