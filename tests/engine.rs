@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use tabula::engine::Game;
+use tabula::engine::{ApplyError, ErrorKind, Game};
 
 /// The names of the legal decisions.
 fn legal_names(g: &mut Game) -> Vec<String> {
@@ -152,6 +152,57 @@ fn a_tzolkin_game_log_replays_to_the_same_state() {
         r.apply_named(d).unwrap();
     }
     assert_eq!(tabula::engine::GameLog::of(&mut r), log);
+}
+
+/// What a try must put back, in a form that compares: all but the
+/// values of the locals (a pure prefix tried in place leaves its locals
+/// in the frame of the choice, unread until an arm runs) and the buffers
+/// tries reuse.
+fn tried_parts(st: &tabula::engine::state::State) -> impl PartialEq + std::fmt::Debug {
+    (
+        (
+            st.words.clone(),
+            st.vm.stack.len(),
+            format!("{:?}", st.vm.frames),
+        ),
+        (st.vm.options.clone(), format!("{:?}", st.vm.screened)),
+        (st.status.clone(), st.rng.clone()),
+        (st.trail.len(), st.recording, st.cut_at_legal),
+    )
+}
+
+#[test]
+fn judging_the_options_leaves_the_state_as_it_was() {
+    // Every option is tried in place, with the shortcuts (screened
+    // requirements, light tries, `legal;`) and, checked, in full, through
+    // the look-ahead: each try is undone.
+    for (game, check) in [
+        ("tzolkin", false),
+        ("tzolkin", true),
+        ("tigris-euphrates", false),
+        ("tigris-euphrates", true),
+    ] {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("rules")
+            .join(game);
+        let mut rules = tabula::model::load(&dir, &[]).expect("loads");
+        rules.check_legal = check;
+        let mut g = Game::new(Arc::new(rules), 4, 5).unwrap();
+        let mut k = 5u64;
+        for _ in 0..150 {
+            if g.is_over() {
+                break;
+            }
+            let before = tried_parts(g.state());
+            let n = g.legal().unwrap().len();
+            g.refused().unwrap();
+            assert_eq!(tried_parts(g.state()), before);
+            k = k
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            g.apply((k >> 33) as usize % n).unwrap();
+        }
+    }
 }
 
 #[test]
@@ -397,6 +448,7 @@ fn a_legal_before_a_requirement_is_caught_when_checked_and_when_played() {
     let mut g = Game::new(nim_variant("false-legal", true), 2, 0).unwrap();
     down_to_one(&mut g);
     let e = g.legal().unwrap_err();
+    assert_eq!(e.kind(), Some(ErrorKind::BrokenLegal));
     let tabula::engine::ApplyError::Runtime(r) = e else {
         panic!("expected a rules error, got {e}");
     };
@@ -415,6 +467,7 @@ fn a_legal_before_a_requirement_is_caught_when_checked_and_when_played() {
     assert_eq!(g.legal().unwrap().len(), 3);
     let before = g.state().hash();
     let e = g.apply_named("3").unwrap_err();
+    assert_eq!(e.kind(), Some(ErrorKind::BrokenLegal));
     assert!(e.to_string().contains("`legal;` declared the option `3` legal, but it is refused: not that many counters left"), "{e}");
     assert_eq!(g.state().hash(), before);
     g.apply_named("1").unwrap();
@@ -429,9 +482,45 @@ fn two_options_with_one_name_are_a_rules_error_when_reached() {
     assert!(rules.choices[0].names_may_clash);
     let mut g = Game::new(rules, 2, 0).unwrap();
     let e = g.legal().unwrap_err();
+    assert_eq!(e.kind(), Some(ErrorKind::NameClash));
     assert!(
         e.to_string()
             .contains("two options of this choice are both named `red`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn runtime_errors_say_what_kind_of_mistake_they_are() {
+    let mut extra = (*nim()).clone();
+    let g = Game::new(nim(), 2, 0).unwrap();
+    for (src, kind) in [
+        ("pile / (pile - pile)", ErrorKind::DivisionByZero),
+        ("pile % (pile - pile)", ErrorKind::DivisionByZero),
+        (
+            "won[next(first(players))] + won[nth(player, 5)]",
+            ErrorKind::OutOfRange,
+        ),
+        ("next(nth(player, 5))", ErrorKind::NoneUsed),
+    ] {
+        let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
+        let (f, _) = tabula::model::snippet::add_expr(&mut extra, &e)
+            .unwrap_or_else(|d| panic!("{src}: {}", d[0].message));
+        let mut st = g.state().clone();
+        let e = tabula::engine::vm::eval(&extra, &mut st, f, Vec::new()).unwrap_err();
+        assert_eq!(e.kind, kind, "{src}: {}", e.message);
+    }
+    // Applying an index past the legal decisions.
+    let mut g = Game::new(nim(), 2, 0).unwrap();
+    let e = g.apply(99).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ApplyError::NoIndex {
+                index: 99,
+                count: 3
+            }
+        ),
         "{e}"
     );
 }

@@ -7,7 +7,6 @@ use rand_pcg::Pcg64;
 use crate::ir::bits::{self, Bits};
 use crate::ir::bytecode::VarId;
 use crate::ir::ruleset::{Ruleset, Ty, VarDef};
-use crate::ir::span::Span;
 
 /// A value on the interpreter's stack.
 ///
@@ -133,21 +132,13 @@ impl Screening {
         });
     }
 
-    /// The message of the requirement the `i`-th option (of value
-    /// `value`) breaks, if it was screened and breaks one.
-    pub fn refusal(&self, rules: &Ruleset, i: usize, value: i64) -> Option<u32> {
+    /// The arm the `i`-th option belongs to, as `(choice, arm)`, and the
+    /// passing sets recorded for it, from its arm's first requirement on
+    /// (`None` when its arm was not screened).
+    pub fn passing(&self, i: usize) -> Option<((u32, u16), &[Bits])> {
         let i = i as u32;
         let a = self.arms.iter().find(|a| a.start <= i && i < a.end)?;
-        let msgs = &rules.choices[a.choice as usize].arms[a.arm as usize].screen;
-        let passing = &self.sets[a.first as usize..a.first as usize + msgs.len()];
-        let has = |s: &Bits| {
-            usize::try_from(value)
-                .ok()
-                .and_then(|v| s.get(v / 64).map(|w| w >> (v % 64) & 1 == 1))
-                .unwrap_or(false)
-        };
-        let j = passing.iter().position(|s| !has(s))?;
-        Some(msgs[j])
+        Some(((a.choice, a.arm), &self.sets[a.first as usize..]))
     }
 }
 
@@ -167,15 +158,6 @@ pub enum Status {
     Over,
 }
 
-/// A runtime error: a mistake in the rules that only shows when played.
-#[derive(Debug, Clone)]
-pub struct RuntimeError {
-    /// What went wrong.
-    pub message: String,
-    /// The rules code that was running.
-    pub span: Span,
-}
-
 /// The whole state of a game.
 #[derive(Debug, Clone)]
 pub struct State {
@@ -190,29 +172,18 @@ pub struct State {
     /// Where the program stands.
     pub status: Status,
     /// While an option is being tried: the old value of every word written
-    /// since, so that the try can be undone (see [`State::begin_try`]).
+    /// since, so that the try can be undone (tries are the legality
+    /// module's: they set this and the next three fields, and put them
+    /// back, however a try ends).
     pub trail: Vec<(u32, i64)>,
-    /// Whether writes are being recorded in `trail`.
+    /// Whether writes are being recorded in `trail` (an option is tried).
     pub recording: bool,
-    /// Whether an option being tried stops at `legal;` (the default). Off,
-    /// every option is run to the next decision: the check that the rules'
-    /// `legal;` statements tell the truth.
+    /// Whether the option being tried stops at `legal;` (read only while
+    /// `recording`). Off, every option is run to the next decision: the
+    /// check that the rules' `legal;` statements tell the truth.
     pub cut_at_legal: bool,
     /// Buffers reused by tries.
     pub spare: Spare,
-}
-
-/// What [`State::begin_try`] saved: everything a try may change besides
-/// the words, which the trail restores.
-pub struct TryMark {
-    stack: Vec<Value>,
-    frames: Vec<Frame>,
-    options: Vec<(u16, i64)>,
-    screened: Screening,
-    rng: Pcg64,
-    status: Status,
-    trail: usize,
-    recording: bool,
 }
 
 /// Buffers of earlier tries, reused so that trying an option allocates
@@ -232,30 +203,51 @@ impl Clone for Spare {
 }
 
 impl Spare {
-    fn stack(&mut self, from: &[Value]) -> Vec<Value> {
+    /// A buffer holding a copy of `from`.
+    #[inline]
+    pub fn stack(&mut self, from: &[Value]) -> Vec<Value> {
         let mut v = self.stacks.pop().unwrap_or_default();
         v.extend_from_slice(from);
         v
     }
 
-    fn frames(&mut self, from: &[Frame]) -> Vec<Frame> {
+    /// A buffer holding a copy of `from`.
+    #[inline]
+    pub fn frames(&mut self, from: &[Frame]) -> Vec<Frame> {
         let mut v = self.frames.pop().unwrap_or_default();
         v.extend_from_slice(from);
         v
     }
 
-    fn give(
+    /// An empty option list.
+    #[inline]
+    pub fn options(&mut self) -> Vec<(u16, i64)> {
+        self.options.pop().unwrap_or_default()
+    }
+
+    /// An empty screening.
+    #[inline]
+    pub fn screening(&mut self) -> Screening {
+        self.screens.pop().unwrap_or_default()
+    }
+
+    /// Takes buffers back for later use (emptied).
+    #[inline]
+    pub fn give(
         &mut self,
         mut stack: Vec<Value>,
         mut frames: Vec<Frame>,
         mut options: Vec<(u16, i64)>,
+        mut screening: Screening,
     ) {
         stack.clear();
         frames.clear();
         options.clear();
+        screening.clear();
         self.stacks.push(stack);
         self.frames.push(frames);
         self.options.push(options);
+        self.screens.push(screening);
     }
 }
 
@@ -281,56 +273,6 @@ impl State {
             cut_at_legal: true,
             spare: Spare::default(),
         }
-    }
-
-    /// Starts trying an option in place: from now on every write is
-    /// recorded, so [`State::end_try`] can put the state back as it is.
-    pub fn begin_try(&mut self) -> TryMark {
-        // The options of the pending choice are not needed while one of them
-        // is tried: they are moved aside, not copied.
-        let fresh = self.spare.options.pop().unwrap_or_default();
-        let fresh_screen = self.spare.screens.pop().unwrap_or_default();
-        let mark = TryMark {
-            stack: self.spare.stack(&self.vm.stack),
-            frames: self.spare.frames(&self.vm.frames),
-            options: std::mem::replace(&mut self.vm.options, fresh),
-            screened: std::mem::replace(&mut self.vm.screened, fresh_screen),
-            rng: self.rng.clone(),
-            status: self.status.clone(),
-            trail: self.trail.len(),
-            recording: self.recording,
-        };
-        self.recording = true;
-        mark
-    }
-
-    /// Undoes everything since the matching [`State::begin_try`].
-    pub fn end_try(&mut self, mark: TryMark) {
-        while self.trail.len() > mark.trail {
-            let (i, old) = self.trail.pop().expect("trail entry");
-            self.words[i as usize] = old;
-        }
-        let stack = std::mem::replace(&mut self.vm.stack, mark.stack);
-        let frames = std::mem::replace(&mut self.vm.frames, mark.frames);
-        let options = std::mem::replace(&mut self.vm.options, mark.options);
-        let mut screened = std::mem::replace(&mut self.vm.screened, mark.screened);
-        screened.clear();
-        self.spare.screens.push(screened);
-        self.spare.give(stack, frames, options);
-        self.rng = mark.rng;
-        self.status = mark.status;
-        self.recording = mark.recording;
-    }
-
-    /// Keeps everything since the matching [`State::begin_try`]: the try
-    /// becomes the state.
-    pub fn keep_try(&mut self, mark: TryMark) {
-        self.trail.truncate(mark.trail);
-        self.recording = mark.recording;
-        self.spare.give(mark.stack, mark.frames, mark.options);
-        let mut screened = mark.screened;
-        screened.clear();
-        self.spare.screens.push(screened);
     }
 
     /// A copy of the state as it stands, without any try in progress.

@@ -1,6 +1,7 @@
 //! Views: the state as one player may see it, and error reports.
 
-use crate::engine::state::{RuntimeError, State, Value};
+use crate::engine::error::RuntimeError;
+use crate::engine::state::{State, Value};
 use crate::engine::vm::elements;
 use crate::ir::diag::{Diagnostic, Diagnostics};
 use crate::ir::ruleset::Visibility;

@@ -1,14 +1,24 @@
 //! The interpreter: runs compiled rules on a state until the next decision,
 //! a failed requirement, or the end of the game program.
 
-use rand_core::RngCore;
-use rand_pcg::Pcg64;
+mod builtins;
+mod grid;
+mod lists;
+mod operators;
+mod sets;
 
-use crate::engine::state::{Frame, RuntimeError, State, Status, Value};
-use crate::ir::bits::{self, Bits};
-use crate::ir::bytecode::{BinaryOp, Builtin, Op};
+use crate::engine::error::{ErrorKind, RuntimeError};
+use crate::engine::state::{Frame, State, Status, Value};
+use crate::ir::bits;
+use crate::ir::bytecode::Op;
 use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
 use crate::ir::span::Span;
+
+use builtins::{builtin, missing};
+use lists::list_op;
+use operators::{binary, int_binary};
+pub use sets::elements;
+use sets::{add_screened, members, row, set_next};
 
 /// Why the interpreter stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,30 +77,23 @@ pub fn eval(
     match r? {
         Exit::Over => Ok(out),
         Exit::Legal(_) => unreachable!("`legal;` does not stop an evaluation"),
-        Exit::Decide => Err(RuntimeError {
-            message: "a value was asked for a decision".into(),
-            span: rules.funcs[func as usize].span,
-        }),
-        Exit::Failed(m) => Err(RuntimeError {
-            message: format!("requirement failed: {}", rules.messages[m as usize].0),
-            span: rules.messages[m as usize].1,
-        }),
+        Exit::Decide => Err(err(
+            ErrorKind::DecisionInValue,
+            rules.funcs[func as usize].span,
+            "a value was asked for a decision",
+        )),
+        Exit::Failed(m) => Err(err(
+            ErrorKind::RequirementFailed,
+            rules.messages[m as usize].1,
+            format!("requirement failed: {}", rules.messages[m as usize].0),
+        )),
     }
 }
 
-fn err(span: Span, msg: impl Into<String>) -> RuntimeError {
-    RuntimeError {
-        message: msg.into(),
-        span,
-    }
-}
-
-fn set_elems(bits: &[u64]) -> impl Iterator<Item = i64> + '_ {
-    bits.iter().enumerate().flat_map(|(wi, w)| {
-        (0..64)
-            .filter(move |b| w >> b & 1 == 1)
-            .map(move |b| (wi * 64 + b) as i64)
-    })
+/// A runtime error (kept out of line: errors are rare).
+#[cold]
+fn err(kind: ErrorKind, span: Span, msg: impl Into<String>) -> RuntimeError {
+    RuntimeError::new(kind, span, msg)
 }
 
 /// Runs until a decision, the end, or a failed requirement.
@@ -136,12 +139,17 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     }
     loop {
         let Some(op) = code.get(pc) else {
-            return Err(err(rules.funcs[fi].span, "ran past the end of a function"));
+            return Err(err(
+                ErrorKind::Internal,
+                rules.funcs[fi].span,
+                "ran past the end of a function",
+            ));
         };
         pc += 1;
         steps += 1;
         if steps > STEP_LIMIT {
             return Err(err(
+                ErrorKind::LimitReached,
                 span!(),
                 "the rules ran 50 million steps without a decision: an endless loop?",
             ));
@@ -164,7 +172,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::LoadVar(v) => {
                 let vd = &rules.vars[*v as usize];
-                let off = var_offset(rules, st, *v).map_err(|m| err(span!(), m))?;
+                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
                 let stack = &mut st.vm.stack;
                 match vd.ty {
                     crate::ir::ruleset::Ty::Set(_) => {
@@ -177,13 +185,17 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::StoreVar(v) => {
                 let val = st.vm.stack.pop().expect("value");
                 let vd = &rules.vars[*v as usize];
-                let off = var_offset(rules, st, *v).map_err(|m| err(span!(), m))?;
+                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
                 st.touch(off, off + vd.elem_words);
                 match val {
                     Value::I(x) => st.words[off] = x,
                     Value::S(bits) => {
                         if bits.iter().skip(vd.elem_words).any(|w| *w != 0) {
-                            return Err(err(span!(), format!("set too large for `{}`", vd.name)));
+                            return Err(err(
+                                ErrorKind::OutOfRange,
+                                span!(),
+                                format!("set too large for `{}`", vd.name),
+                            ));
                         }
                         for i in 0..vd.elem_words {
                             st.words[off + i] = bits.get(i).copied().unwrap_or(0) as i64;
@@ -193,7 +205,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::AddVar(v) => {
                 let x = st.vm.stack.pop().map_or(0, |v| v.int());
-                let off = var_offset(rules, st, *v).map_err(|m| err(span!(), m))?;
+                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
                 st.touch(off, off + 1);
                 st.words[off] = st.words[off].saturating_add(x);
             }
@@ -202,6 +214,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let kind = &rules.kinds[*k as usize];
                 if e < 0 || e as usize >= kind.items.len() {
                     return Err(err(
+                        ErrorKind::NoneUsed,
                         span!(),
                         format!(
                             "field `{}` of none (no `{}` here)",
@@ -217,6 +230,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let kind = &rules.kinds[*k as usize];
                 if e < 0 || e as usize >= kind.items.len() {
                     return Err(err(
+                        ErrorKind::NoneUsed,
                         span!(),
                         format!(
                             "field `{}` of none (no `{}` here)",
@@ -281,7 +295,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let at = stack.len() - *argc as usize - 1;
                 let f = stack.remove(at).int();
                 if f < 0 || f as usize >= rules.funcs.len() {
-                    return Err(err(span!(), "call of `none`: no procedure here"));
+                    return Err(err(
+                        ErrorKind::NoneUsed,
+                        span!(),
+                        "call of `none`: no procedure here",
+                    ));
                 }
                 save_pc!();
                 call(rules, st, f as u32, *argc as usize, span!())?;
@@ -359,53 +377,15 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 } else {
                     0
                 };
-                let off = var_offset(rules, st, *v).map_err(|m| err(span!(), m))?;
+                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
                 let cap = rules.vars[*v as usize].elem_words - 1;
                 list_op(op, st, off, cap, item, span!())?;
             }
-            Op::Adjacent(k) => {
-                let of = stack.pop().expect("cell or set");
-                let bits = neighbours(&rules.kinds[*k as usize], &of);
-                st.vm.stack.push(Value::S(bits));
-            }
-            Op::Connected(k) => {
-                let within = stack.pop().expect("set");
-                let c = pop_i!();
-                let kind = &rules.kinds[*k as usize];
-                let bits = if c < 0 {
-                    bits::empty(0)
-                } else {
-                    crate::ir::grid::connected(kind, c as usize, within.bits())
-                };
-                st.vm.stack.push(Value::S(bits));
-            }
-            Op::Components(k) => {
-                let cells = stack.pop().expect("set");
-                let kind = &rules.kinds[*k as usize];
-                let n = crate::ir::grid::components(kind, cells.bits());
-                st.vm.stack.push(Value::I(n));
-            }
-            Op::GroupsAround(k) => {
-                let use_marked = pop_i!() != 0;
-                let marked = stack.pop().expect("set");
-                let cells = stack.pop().expect("set");
-                let c = pop_i!();
-                let kind = &rules.kinds[*k as usize];
-                let n = if c < 0 {
-                    0
-                } else {
-                    let m = use_marked.then(|| marked.bits());
-                    crate::ir::grid::groups_around(kind, c as usize, cells.bits(), m)
-                };
-                st.vm.stack.push(Value::I(n));
-            }
-            Op::GridCell(k) => {
-                let y = pop_i!();
-                let x = pop_i!();
-                let g = rules.kinds[*k as usize].grid.unwrap_or_default();
-                let inside = (0..g.width as i64).contains(&x) && (0..g.height as i64).contains(&y);
-                stack.push(Value::I(if inside { y * g.width as i64 + x } else { -1 }));
-            }
+            Op::Adjacent(_)
+            | Op::Connected(_)
+            | Op::Components(_)
+            | Op::GroupsAround(_)
+            | Op::GridCell(_) => grid::instruction(rules, &mut st.vm.stack, op),
             Op::SelectEq(v) => {
                 let x = pop_i!();
                 let words = row(rules, st, *v);
@@ -433,6 +413,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let (a, b) = (first - d.lo, last - d.lo);
                 if a < 0 || b < a || b as usize >= d.size {
                     return Err(err(
+                        ErrorKind::OutOfRange,
                         span!(),
                         format!("rotate: bad range {first}..={last} of `{}`", vd.name),
                     ));
@@ -477,6 +458,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let p = pop_i!();
                 if p < 0 || p as usize >= st.nplayers {
                     return Err(err(
+                        ErrorKind::OutOfRange,
                         span!(),
                         format!("decision asked of a player who is not seated ({p})"),
                     ));
@@ -622,130 +604,6 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     }
 }
 
-/// The neighbours of a cell, or of any cell of a set (`adjacent`).
-#[inline(never)]
-fn neighbours(kind: &crate::ir::ruleset::Kind, of: &Value) -> Bits {
-    let mut bits = bits::empty(kind.items.len());
-    let words: &mut [u64] = &mut bits;
-    let mut add = |c: i64| {
-        for n in kind.adjacent.get(c as usize).map_or(&[][..], Vec::as_slice) {
-            // A neighbour is an item of the kind: within the set.
-            words[*n as usize / 64] |= 1 << (n % 64);
-        }
-    };
-    match of {
-        Value::I(c) if *c >= 0 => add(*c),
-        Value::I(_) => {}
-        Value::S(cells) => set_elems(cells).for_each(add),
-    }
-    bits
-}
-
-/// `MembersEq` and `MembersFieldEq`: pops a value and a set, pushes the
-/// members that pass; `FieldImage`: pops a set, pushes the values of its
-/// members' field (kept out of the interpreter's loop).
-#[inline(never)]
-fn members(rules: &Ruleset, st: &mut State, op: &Op) {
-    if let Op::FieldImage(k, f) = *op {
-        // The values whose items meet the set.
-        let set = st.vm.stack.pop().expect("set");
-        let by_value = rules.kinds[k as usize].field_sets.get(f as usize);
-        let by_value = by_value.map_or(&[][..], Vec::as_slice);
-        let mut out = bits::empty(by_value.len());
-        for (v, items) in by_value.iter().enumerate() {
-            if items.iter().zip(set.bits()).any(|(a, b)| a & b != 0) {
-                out[v / 64] |= 1 << (v % 64);
-            }
-        }
-        st.vm.stack.push(Value::S(out));
-        return;
-    }
-    let x = st.vm.stack.pop().map_or(0, |v| v.int());
-    let set = st.vm.stack.pop().expect("set");
-    let bits = set.bits();
-    let out = match *op {
-        Op::MembersEq(v) => {
-            let vd = &rules.vars[v as usize];
-            let words = &st.words[vd.offset..vd.offset + vd.len()];
-            bits::from_fn(bits.len(), |wi| {
-                bits::members_where(bits[wi], wi, |i| words.get(i) == Some(&x))
-            })
-        }
-        Op::MembersFieldEq(k, f) => {
-            let kind = &rules.kinds[k as usize];
-            let by_value = kind
-                .field_sets
-                .get(f as usize)
-                .map_or(&[][..], Vec::as_slice);
-            if let Some(items) = usize::try_from(x).ok().and_then(|v| by_value.get(v)) {
-                let out = bits::from_fn(bits.len(), |wi| {
-                    bits[wi] & items.get(wi).copied().unwrap_or(0)
-                });
-                st.vm.stack.push(Value::S(out));
-                return;
-            }
-            let data = &kind.data;
-            bits::from_fn(bits.len(), |wi| {
-                bits::members_where(bits[wi], wi, |i| {
-                    data.get(i).is_some_and(|row| row[f as usize].int() == x)
-                })
-            })
-        }
-        _ => unreachable!("not a members instruction"),
-    };
-    st.vm.stack.push(Value::S(out));
-}
-
-/// `ChooseAddScreened`: the options of an arm, with the sets telling
-/// which of them are refused at once (read when asked, see
-/// [`crate::engine::state::Screening`]).
-#[inline(never)]
-fn add_screened(rules: &Ruleset, st: &mut State, choice: u32, arm: u16) {
-    let n = rules.choices[choice as usize].arms[arm as usize]
-        .screen
-        .len();
-    let vm = &mut st.vm;
-    let at = vm.stack.len() - n - 1;
-    let start = vm.options.len();
-    for (wi, w) in vm.stack[at].bits().iter().enumerate() {
-        let mut w = *w;
-        while w != 0 {
-            let b = w.trailing_zeros() as i64;
-            vm.options.push((arm, wi as i64 * 64 + b));
-            w &= w - 1;
-        }
-    }
-    let end = vm.options.len();
-    let passing = vm.stack.drain(at + 1..).map(|v| match v {
-        Value::S(bits) => bits,
-        Value::I(_) => Bits::new(),
-    });
-    vm.screened.add((start, end), (choice, arm), passing);
-    vm.stack.truncate(at);
-}
-
-/// Moves a loop over the set in local `set` on: stores the next element at
-/// or after the cursor in local `var`, advances the cursor; false when the
-/// set is exhausted.
-fn set_next(stack: &mut [Value], base: usize, set: u16, cur: u16, var: u16) -> bool {
-    let c = stack[base + cur as usize].int();
-    let bits = stack[base + set as usize].bits();
-    let total = bits.len() as i64 * 64;
-    let mut i = c.max(0);
-    while i < total {
-        let w = bits[i as usize / 64] >> (i % 64);
-        if w == 0 {
-            i = (i / 64 + 1) * 64;
-            continue;
-        }
-        i += w.trailing_zeros() as i64;
-        stack[base + var as usize] = Value::I(i);
-        stack[base + cur as usize] = Value::I(i + 1);
-        return true;
-    }
-    false
-}
-
 fn call(
     rules: &Ruleset,
     st: &mut State,
@@ -754,7 +612,11 @@ fn call(
     span: Span,
 ) -> Result<(), RuntimeError> {
     if st.vm.frames.len() > 2000 {
-        return Err(err(span, "calls nested 2000 deep: endless recursion?"));
+        return Err(err(
+            ErrorKind::LimitReached,
+            span,
+            "calls nested 2000 deep: endless recursion?",
+        ));
     }
     let callee = &rules.funcs[f as usize];
     let base = st.vm.stack.len() - argc;
@@ -770,9 +632,10 @@ fn call(
 }
 
 /// Pops the indices of variable `v` and returns the offset of that element
-/// (or why the indices are out of range).
+/// (or why the indices are out of range, an error the caller places at
+/// its instruction).
 #[inline]
-fn var_offset(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, String> {
+fn var_offset(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, RuntimeError> {
     let vd = &rules.vars[v as usize];
     match vd.dims.as_slice() {
         [] => return Ok(vd.offset),
@@ -794,7 +657,7 @@ fn var_offset(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, String> 
     var_offset_slow(rules, st, v)
 }
 
-fn var_offset_slow(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, String> {
+fn var_offset_slow(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, RuntimeError> {
     let vd = &rules.vars[v as usize];
     let n = vd.dims.len();
     let at = st.vm.stack.len() - n;
@@ -813,242 +676,14 @@ fn var_offset_slow(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, Str
                 _ => x.to_string(),
             };
             st.vm.stack.truncate(at);
-            return Err(format!("index {what} out of range for `{}`", vd.name));
+            return Err(err(
+                ErrorKind::OutOfRange,
+                Span::default(),
+                format!("index {what} out of range for `{}`", vd.name),
+            ));
         }
         flat = flat * d.size + k as usize;
     }
     st.vm.stack.truncate(at);
     Ok(vd.offset + flat * vd.elem_words)
-}
-
-fn list_op(
-    op: &Op,
-    st: &mut State,
-    off: usize,
-    cap: usize,
-    item: i64,
-    span: Span,
-) -> Result<(), RuntimeError> {
-    let len = st.words[off] as usize;
-    if !matches!(op, Op::ListLen(_) | Op::ListIn(_) | Op::ListSet(_)) {
-        st.touch(off, off + 1 + cap);
-    }
-    match op {
-        Op::ListLen(_) => st.vm.stack.push(Value::I(len as i64)),
-        Op::ListIn(_) => {
-            let has = st.words[off + 1..off + 1 + len].contains(&item);
-            st.vm.stack.push(Value::I(has as i64));
-        }
-        Op::ListSet(_) => {
-            let mut bits = bits::empty(0);
-            for w in &st.words[off + 1..off + 1 + len] {
-                bits::set(&mut bits, *w, true);
-            }
-            st.vm.stack.push(Value::S(bits));
-        }
-        Op::ListDraw(_) => {
-            if len == 0 {
-                st.vm.stack.push(Value::I(-1));
-            } else {
-                let first = st.words[off + 1];
-                st.words.copy_within(off + 2..off + 1 + len, off + 1);
-                st.words[off] = (len - 1) as i64;
-                st.vm.stack.push(Value::I(first));
-            }
-        }
-        Op::ListPush(_) => {
-            if item < 0 {
-                return Err(err(span, "cannot push none onto a list"));
-            }
-            if st.words[off + 1..off + 1 + len].contains(&item) {
-                return Err(err(
-                    span,
-                    "the item is already in the list (a list holds each item once)",
-                ));
-            }
-            if len >= cap {
-                return Err(err(
-                    span,
-                    "list is full (a list holds each item at most once)",
-                ));
-            }
-            st.words[off + 1 + len] = item;
-            st.words[off] = (len + 1) as i64;
-        }
-        Op::ListRemove(_) => {
-            if let Some(pos) = st.words[off + 1..off + 1 + len]
-                .iter()
-                .position(|w| *w == item)
-            {
-                st.words
-                    .copy_within(off + 2 + pos..off + 1 + len, off + 1 + pos);
-                st.words[off] = (len - 1) as i64;
-            }
-        }
-        Op::ListShuffle(_) => {
-            for i in (1..len).rev() {
-                let j = (st.rng.next_u64() % (i as u64 + 1)) as usize;
-                st.words.swap(off + 1 + i, off + 1 + j);
-            }
-        }
-        Op::ListClear(_) => st.words[off] = 0,
-        _ => {}
-    }
-    Ok(())
-}
-
-/// An operation on two integers, when it cannot fail.
-#[inline]
-fn int_binary(op: BinaryOp, x: i64, y: i64) -> Option<i64> {
-    use BinaryOp::*;
-    Some(match op {
-        Or => ((x != 0) || (y != 0)) as i64,
-        And => ((x != 0) && (y != 0)) as i64,
-        Eq => (x == y) as i64,
-        Ne => (x != y) as i64,
-        Lt => (x < y) as i64,
-        Le => (x <= y) as i64,
-        Gt => (x > y) as i64,
-        Ge => (x >= y) as i64,
-        Add => x.saturating_add(y),
-        Sub => x.saturating_sub(y),
-        Mul => x.saturating_mul(y),
-        Div | Rem | In => return None,
-    })
-}
-
-fn binary(op: BinaryOp, a: Value, b: Value, span: Span) -> Result<Value, RuntimeError> {
-    use BinaryOp::*;
-    if let (Value::S(x), Value::S(y)) = (&a, &b) {
-        let n = x.len().max(y.len());
-        let get = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
-        return Ok(match op {
-            Add => Value::S(bits::from_fn(n, |i| get(x, i) | get(y, i))),
-            Sub => Value::S(bits::from_fn(n, |i| get(x, i) & !get(y, i))),
-            // Not written in the rules: the compiler's intersection.
-            And => Value::S(bits::from_fn(n, |i| get(x, i) & get(y, i))),
-            Eq => Value::I((0..n).all(|i| get(x, i) == get(y, i)) as i64),
-            Ne => Value::I((0..n).any(|i| get(x, i) != get(y, i)) as i64),
-            _ => return Err(err(span, "unsupported operation on sets")),
-        });
-    }
-    let (x, y) = (a.int(), b.int());
-    if let Some(r) = int_binary(op, x, y) {
-        return Ok(Value::I(r));
-    }
-    let r = match op {
-        Div => {
-            if y == 0 {
-                return Err(err(span, "division by zero"));
-            }
-            floor_div(x, y)
-        }
-        Rem => {
-            if y == 0 {
-                return Err(err(span, "remainder by zero"));
-            }
-            x.wrapping_sub(floor_div(x, y).wrapping_mul(y))
-        }
-        // `in` with an integer on the right (int_binary did the rest).
-        _ => 0,
-    };
-    Ok(Value::I(r))
-}
-
-/// The elements of a one-dimensional variable (over the seated players
-/// only, when indexed by player).
-fn row<'s>(rules: &Ruleset, st: &'s State, v: u32) -> &'s [i64] {
-    let vd = &rules.vars[v as usize];
-    let n = if vd.dims[0].kind == Some(PLAYER) {
-        st.nplayers
-    } else {
-        vd.dims[0].size
-    };
-    &st.words[vd.offset..vd.offset + n]
-}
-
-/// The value read at a missing key of a table of this type: `none` for
-/// items and procedures, 0 otherwise.
-fn missing(ty: &crate::ir::ruleset::Ty) -> i64 {
-    use crate::ir::ruleset::Ty;
-    match ty {
-        Ty::Array(inner) | Ty::Map(_, inner) => match **inner {
-            Ty::Ent(_) | Ty::Proc => -1,
-            _ => 0,
-        },
-        _ => 0,
-    }
-}
-
-/// Integer division rounding down (toward negative infinity), saturating.
-fn floor_div(x: i64, y: i64) -> i64 {
-    if y == -1 {
-        return x.saturating_neg();
-    }
-    let q = x / y;
-    if x % y != 0 && ((x < 0) != (y < 0)) {
-        q - 1
-    } else {
-        q
-    }
-}
-
-/// Runs a builtin on its arguments (the top of the stack, left in place).
-fn builtin(
-    b: Builtin,
-    args: &[Value],
-    rng: &mut Pcg64,
-    nplayers: usize,
-    span: Span,
-) -> Result<Value, RuntimeError> {
-    let i = |k: usize| args.get(k).map_or(0, |v| v.int());
-    let n = nplayers as i64;
-    Ok(match b {
-        Builtin::Min2 => Value::I(i(0).min(i(1))),
-        Builtin::Max2 => Value::I(i(0).max(i(1))),
-        Builtin::Abs => Value::I(i(0).saturating_abs()),
-        Builtin::Count => Value::I(bits::count(args[0].bits())),
-        Builtin::NextPlayer => {
-            if i(0) < 0 {
-                return Err(err(span, "next(none)"));
-            }
-            Value::I((i(0) + 1).rem_euclid(n))
-        }
-        Builtin::PrevPlayer => {
-            if i(0) < 0 {
-                return Err(err(span, "prev(none)"));
-            }
-            Value::I((i(0) - 1).rem_euclid(n))
-        }
-        Builtin::NumPlayers => Value::I(n),
-        Builtin::Random => Value::I(random_elem(args[0].bits(), rng)),
-        Builtin::Roll => {
-            if i(0) <= 0 {
-                return Err(err(span, "roll(n) needs n > 0"));
-            }
-            Value::I((rng.next_u64() % i(0) as u64) as i64)
-        }
-        Builtin::First => Value::I(set_elems(args[0].bits()).next().unwrap_or(-1)),
-        Builtin::With | Builtin::Without => {
-            let mut bits = Bits::from_slice(args[0].bits());
-            bits::set(&mut bits, i(1), b == Builtin::With);
-            Value::S(bits)
-        }
-    })
-}
-
-/// An element of a set drawn at random (`none` from an empty set, which
-/// draws nothing).
-fn random_elem(bits: &[u64], rng: &mut Pcg64) -> i64 {
-    let n = bits::count(bits);
-    if n == 0 {
-        return -1;
-    }
-    let k = rng.next_u64() % n as u64;
-    set_elems(bits).nth(k as usize).unwrap_or(-1)
-}
-
-/// The elements of a set value, ascending.
-pub fn elements(v: &Value) -> Vec<i64> {
-    set_elems(v.bits()).collect()
 }

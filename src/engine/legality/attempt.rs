@@ -1,0 +1,117 @@
+//! The try state: an option tried in place on the state, put back as it
+//! was however the try ends.
+
+use std::mem;
+use std::ops::{Deref, DerefMut};
+
+use rand_pcg::Pcg64;
+
+use crate::engine::state::{Frame, Screening, State, Status, Value};
+
+/// An option being tried in place. While it lives, every word written is
+/// recorded in the state's trail, and what else a run may change (the
+/// program's stack, frames and options, the random generator, the status,
+/// the try flags) is set aside; when it is dropped, on whatever way out
+/// (a return, a `?`, a panic), the state is put back as it was.
+/// [`Attempt::keep`] makes the try the state instead.
+///
+/// It copies no state: the words come back from the trail, the stack and
+/// frames are copied into buffers reused from earlier tries (the state's
+/// `spare`), the pending options are moved aside, not copied.
+pub(crate) struct Attempt<'s> {
+    st: &'s mut State,
+    /// What the try may change, as it was (taken when kept).
+    saved: Option<Saved>,
+}
+
+/// What an [`Attempt`] set aside.
+struct Saved {
+    stack: Vec<Value>,
+    frames: Vec<Frame>,
+    options: Vec<(u16, i64)>,
+    screened: Screening,
+    rng: Pcg64,
+    status: Status,
+    trail: usize,
+    recording: bool,
+    cut_at_legal: bool,
+}
+
+impl<'s> Attempt<'s> {
+    /// Starts trying on `st`: a run stops at `legal;` when `cut`.
+    #[inline]
+    pub(crate) fn begin(st: &'s mut State, cut: bool) -> Attempt<'s> {
+        // The options of the pending choice are not needed while one of
+        // them is tried: they are moved aside, not copied.
+        let options = st.spare.options();
+        let screened = st.spare.screening();
+        let saved = Saved {
+            stack: st.spare.stack(&st.vm.stack),
+            frames: st.spare.frames(&st.vm.frames),
+            options: mem::replace(&mut st.vm.options, options),
+            screened: mem::replace(&mut st.vm.screened, screened),
+            rng: st.rng.clone(),
+            status: st.status.clone(),
+            trail: st.trail.len(),
+            recording: mem::replace(&mut st.recording, true),
+            cut_at_legal: mem::replace(&mut st.cut_at_legal, cut),
+        };
+        Attempt {
+            st,
+            saved: Some(saved),
+        }
+    }
+
+    /// Keeps everything the try did: it becomes the state.
+    #[inline]
+    pub(crate) fn keep(mut self) {
+        let Some(s) = self.saved.take() else {
+            return;
+        };
+        let st = &mut *self.st;
+        st.trail.truncate(s.trail);
+        st.recording = s.recording;
+        st.cut_at_legal = s.cut_at_legal;
+        st.spare.give(s.stack, s.frames, s.options, s.screened);
+    }
+}
+
+impl Drop for Attempt<'_> {
+    /// Undoes the try.
+    #[inline]
+    fn drop(&mut self) {
+        let Some(s) = self.saved.take() else {
+            return;
+        };
+        let st = &mut *self.st;
+        while st.trail.len() > s.trail {
+            let (i, old) = st.trail.pop().expect("trail entry");
+            st.words[i as usize] = old;
+        }
+        let stack = mem::replace(&mut st.vm.stack, s.stack);
+        let frames = mem::replace(&mut st.vm.frames, s.frames);
+        let options = mem::replace(&mut st.vm.options, s.options);
+        let screened = mem::replace(&mut st.vm.screened, s.screened);
+        st.spare.give(stack, frames, options, screened);
+        st.rng = s.rng;
+        st.status = s.status;
+        st.recording = s.recording;
+        st.cut_at_legal = s.cut_at_legal;
+    }
+}
+
+impl Deref for Attempt<'_> {
+    type Target = State;
+
+    #[inline]
+    fn deref(&self) -> &State {
+        self.st
+    }
+}
+
+impl DerefMut for Attempt<'_> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut State {
+        self.st
+    }
+}

@@ -1,0 +1,122 @@
+//! The look-ahead: whether an option that leads to another decision of
+//! the same player leaves that player a way on that breaks no
+//! requirement (a dead end is refused).
+
+use crate::engine::error::RuntimeError;
+use crate::engine::state::State;
+use crate::engine::vm::{self, Exit};
+use crate::ir::ruleset::{ArmDef, Ruleset};
+
+use super::attempt::Attempt;
+use super::{choice_span, light, screening, Verdict, Why};
+
+/// Where one way on, run to its next stop, leads.
+enum Way {
+    /// Somewhere sound: another player's decision, the end, a `legal;`,
+    /// or a decision of the same player with a sound way on.
+    Sound,
+    /// It breaks a requirement (or all its ways on do).
+    Refused(Why),
+    /// To a choice with no option at all.
+    NoOption,
+}
+
+/// Why every way on from `st` (a state waiting for a decision) breaks a
+/// requirement, or `None` if one way on is sound. Looks ahead through the
+/// same player's decisions, `depth` levels at most. Each way is tried in
+/// place and undone: `st` is as it was when this returns.
+pub(super) fn dead_end(
+    rules: &Ruleset,
+    st: &mut State,
+    depth: usize,
+) -> Result<Option<Why>, RuntimeError> {
+    let me = st.status_player();
+    let cut = st.cut_at_legal;
+    // The reason of the refused option with the highest index, whatever
+    // order the search took.
+    let mut last: Option<(usize, Why)> = None;
+    let mut note = |i: usize, why: Why| {
+        if last.is_none_or(|(j, _)| j < i) {
+            last = Some((i, why));
+        }
+    };
+    let n = st.vm.options.len();
+    let has_quick = choice_arms(rules, st).iter().any(|a| a.quick);
+    // The quick options first (when there are any), then the others.
+    let passes: &[bool] = if has_quick { &[true, false] } else { &[false] };
+    for (pass, i) in passes
+        .iter()
+        .flat_map(|p| (0..n).rev().map(move |i| (*p, i)))
+    {
+        if has_quick && is_quick(rules, st, i) != pass {
+            continue;
+        }
+        let (arm, value) = st.vm.options[i];
+        if cut {
+            if let Some(m) = screening::refusal(rules, &st.vm.screened, i, value) {
+                note(i, Why::Message(m));
+                continue;
+            }
+            if let Some(prefix) = light::prefix(rules, st, arm) {
+                match light::try_prefix(rules, st, prefix, value)? {
+                    Verdict::Legal(_) => return Ok(None),
+                    Verdict::Refused(why) => note(i, why),
+                }
+                continue;
+            }
+        }
+        let mut attempt = Attempt::begin(st, cut);
+        vm::resume(&mut attempt, arm, value);
+        match try_way(rules, &mut attempt, me, depth)? {
+            Way::Sound => return Ok(None),
+            Way::Refused(why) => note(i, why),
+            Way::NoOption => {}
+        }
+    }
+    // Every way on fails: the reason given is the one of the last option,
+    // whatever order the search took.
+    Ok(Some(last.map_or_else(
+        || Why::NoOption(choice_span(rules, st)),
+        |(_, why)| why,
+    )))
+}
+
+/// Runs one way on (an option just resumed in `st`) to its next stop.
+fn try_way(
+    rules: &Ruleset,
+    st: &mut State,
+    me: Option<usize>,
+    depth: usize,
+) -> Result<Way, RuntimeError> {
+    Ok(match vm::run(rules, st)? {
+        Exit::Failed(m) => Way::Refused(Why::Message(m)),
+        Exit::Decide if st.vm.options.is_empty() => Way::NoOption,
+        Exit::Decide if depth > 0 && st.status_player() == me => {
+            match dead_end(rules, st, depth - 1)? {
+                Some(why) => Way::Refused(why),
+                None => Way::Sound,
+            }
+        }
+        Exit::Decide | Exit::Over | Exit::Legal(_) => Way::Sound,
+    })
+}
+
+/// The arms of the choice `st` waits at (none when it waits for nothing).
+fn choice_arms<'r>(rules: &'r Ruleset, st: &State) -> &'r [ArmDef] {
+    match st.status {
+        crate::engine::state::Status::Waiting { choice, .. } => {
+            &rules.choices[choice as usize].arms
+        }
+        _ => &[],
+    }
+}
+
+/// Whether the `i`-th option of the choice `st` waits at is quick (a
+/// `pass`, a `done`): the look-ahead tries those first, as they usually
+/// end a player's sequence at once; then the others, later arms first
+/// (often the ones that end a sequence). Only the time the look-ahead
+/// takes depends on this order, never its answer.
+fn is_quick(rules: &Ruleset, st: &State, i: usize) -> bool {
+    let arm = st.vm.options[i].0 as usize;
+    choice_arms(rules, st).get(arm).is_some_and(|a| a.quick)
+}

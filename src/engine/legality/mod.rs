@@ -1,0 +1,317 @@
+//! Legality: which options of the pending choice are legal, why the
+//! others are refused, and what applying a legal one takes.
+//!
+//! Every option the rules offer is tried in place (`attempt.rs`): run up
+//! to the next choice point, then undone. It is refused when its run
+//! breaks a requirement, or when it leads to a decision of the same
+//! player from which every way on breaks one (`lookahead.rs`). Shortcuts
+//! spare most of the running: the requirements an arm starts with are
+//! checked on the whole set of its options as they are collected
+//! (`screening.rs`); an arm decided by a pure prefix runs only that prefix
+//! (`light.rs`); a run stops at a `legal;` the rules write. With
+//! `--check-legal`, every option is also run in full and the answers are
+//! compared (`check.rs`).
+
+mod attempt;
+mod check;
+mod light;
+mod lookahead;
+mod screening;
+
+use std::sync::Arc;
+
+use crate::engine::error::{ErrorKind, RuntimeError};
+use crate::engine::state::{State, Status};
+use crate::engine::vm::{self, Exit};
+use crate::ir::ruleset::Ruleset;
+use crate::ir::span::Span;
+
+use attempt::Attempt;
+
+/// How many of the same player's decisions are looked through to find
+/// whether an option can be completed without breaking a requirement.
+const LOOKAHEAD: usize = 8;
+
+/// One legal decision at the current choice point.
+#[derive(Debug, Clone)]
+pub struct Decision {
+    /// Its name, as written in logs and scenarios (`quarry`, `3`, `done`),
+    /// shared with the ruleset's names (copying it allocates nothing).
+    pub name: Arc<str>,
+    /// The arm of the `choose`.
+    pub arm: u16,
+    /// The chosen value for per-element arms.
+    pub value: i64,
+}
+
+/// An option the rules offer but that breaks a requirement.
+#[derive(Debug, Clone)]
+pub struct Refused {
+    /// The option's name.
+    pub name: String,
+    /// The requirement's message.
+    pub reason: String,
+    /// Where the requirement is written.
+    pub span: Span,
+}
+
+/// What trying one option found.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Verdict {
+    /// It is legal; applying it takes this.
+    Legal(Next),
+    /// It is refused, for this reason.
+    Refused(Why),
+}
+
+/// Why an option is refused, kept cheap until somebody asks.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Why {
+    /// The message of the `require` or `fail` it broke.
+    Message(u32),
+    /// It leads to a choice, written here, with no option at all.
+    NoOption(Span),
+}
+
+impl Why {
+    /// The reason as shown, and where it is written.
+    fn text(self, rules: &Ruleset) -> (String, Span) {
+        match self {
+            Why::Message(m) => rules.messages[m as usize].clone(),
+            Why::NoOption(span) => ("it leads to a choice with no option".into(), span),
+        }
+    }
+}
+
+/// What applying a legal decision takes: it is run again from the
+/// pending choice (one run costs less than keeping a copy of the state
+/// for every legal option, of which one is chosen).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Next {
+    /// Its run went to the next decision or the end: run again, the same
+    /// run (same state, same random draws) cannot fail.
+    Run,
+    /// Its run stopped at a `legal;` (this message's span): run in full.
+    Rerun(u32),
+}
+
+/// The options of the pending choice, judged.
+#[derive(Clone)]
+pub(crate) struct Pending {
+    /// The legal ones, with what applying them takes.
+    legal: Vec<(Decision, Next)>,
+    /// The refused ones as `(arm, value, why)`: named only when asked.
+    refused: Vec<(u16, i64, Why)>,
+}
+
+/// Judges every option of the choice `st` waits at. With `check_legal`,
+/// every option is also run in full, and the answers must agree.
+pub(crate) fn judge(
+    rules: &Ruleset,
+    st: &mut State,
+    check_legal: bool,
+) -> Result<Pending, RuntimeError> {
+    check::names(rules, st)?;
+    let full = if check_legal {
+        Some(try_options(rules, st, false)?)
+    } else {
+        None
+    };
+    let pending = try_options(rules, st, true)?;
+    if let Some(full) = full {
+        check::compare_full(rules, st, &pending, &full)?;
+    }
+    Ok(pending)
+}
+
+/// Tries every option in place (each undone after). With `cut`, the
+/// shortcuts are taken: screened refusals, light tries, runs stopped at
+/// `legal;`.
+fn try_options(rules: &Ruleset, st: &mut State, cut: bool) -> Result<Pending, RuntimeError> {
+    let n = st.vm.options.len();
+    let mut legal = Vec::with_capacity(n);
+    let mut refused = Vec::new();
+    // A try leaves the pending options as they were.
+    for i in 0..n {
+        let (arm, value) = st.vm.options[i];
+        let screened = cut
+            .then(|| screening::refusal(rules, &st.vm.screened, i, value))
+            .flatten();
+        let verdict = match screened {
+            Some(m) => Verdict::Refused(Why::Message(m)),
+            None => try_option(rules, st, cut, arm, value)?,
+        };
+        match verdict {
+            Verdict::Legal(next) => {
+                let name = option_name(rules, st, arm, value);
+                legal.push((Decision { name, arm, value }, next));
+            }
+            Verdict::Refused(why) => refused.push((arm, value, why)),
+        }
+    }
+    Ok(Pending { legal, refused })
+}
+
+/// Tries one option in place and undoes it.
+fn try_option(
+    rules: &Ruleset,
+    st: &mut State,
+    cut: bool,
+    arm: u16,
+    value: i64,
+) -> Result<Verdict, RuntimeError> {
+    if let Some(prefix) = light::prefix(rules, st, arm).filter(|_| cut) {
+        return light::try_prefix(rules, st, prefix, value);
+    }
+    let mut attempt = Attempt::begin(st, cut);
+    vm::resume(&mut attempt, arm, value);
+    Ok(match vm::run(rules, &mut attempt)? {
+        Exit::Failed(m) => Verdict::Refused(Why::Message(m)),
+        Exit::Decide => match lookahead::dead_end(rules, &mut attempt, LOOKAHEAD)? {
+            Some(why) => Verdict::Refused(why),
+            None => Verdict::Legal(Next::Run),
+        },
+        Exit::Legal(m) => Verdict::Legal(Next::Rerun(m)),
+        Exit::Over => Verdict::Legal(Next::Run),
+    })
+}
+
+impl Pending {
+    /// The legal decisions.
+    pub(crate) fn decisions(&self) -> impl Iterator<Item = &Decision> {
+        self.legal.iter().map(|(d, _)| d)
+    }
+
+    /// The `index`-th legal decision and what applying it takes.
+    pub(crate) fn take(self, index: usize) -> Option<(Decision, Next)> {
+        self.legal.into_iter().nth(index)
+    }
+
+    /// The options refused, named, with their reasons.
+    pub(crate) fn refused(&self, rules: &Ruleset, st: &State) -> Vec<Refused> {
+        self.refused
+            .iter()
+            .map(|(arm, value, why)| {
+                let (reason, span) = why.text(rules);
+                Refused {
+                    name: option_name(rules, st, *arm, *value).to_string(),
+                    reason,
+                    span,
+                }
+            })
+            .collect()
+    }
+
+    /// Why the option named `name` is refused, if it is.
+    pub(crate) fn refusal(&self, rules: &Ruleset, st: &State, name: &str) -> Option<String> {
+        self.refused
+            .iter()
+            .find(|(arm, value, _)| &*option_name(rules, st, *arm, *value) == name)
+            .map(|(_, _, why)| why.text(rules).0)
+    }
+
+    /// The error when no option is legal (`None` when one is).
+    pub(crate) fn no_legal_option(&self, rules: &Ruleset, st: &State) -> Option<RuntimeError> {
+        if !self.legal.is_empty() {
+            return None;
+        }
+        let why: Vec<String> = self
+            .refused
+            .iter()
+            .map(|(arm, value, why)| {
+                let name = option_name(rules, st, *arm, *value);
+                format!("{name}: {}", why.text(rules).0)
+            })
+            .collect();
+        let why = if why.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", why.join("; "))
+        };
+        Some(RuntimeError::new(
+            ErrorKind::DeadEnd,
+            choice_span(rules, st),
+            format!("dead end: no legal option at this choice{why}"),
+        ))
+    }
+}
+
+/// Applies a legal decision, as its check found it takes.
+pub(crate) fn apply(
+    rules: &Ruleset,
+    st: &mut State,
+    d: &Decision,
+    next: Next,
+) -> Result<(), RuntimeError> {
+    match next {
+        Next::Run => run_again(rules, st, d),
+        Next::Rerun(m) => rerun(rules, st, d, m),
+    }
+}
+
+/// Applies a decision whose check ran to the next decision: the same
+/// run again, kept as it goes (no undo is prepared).
+fn run_again(rules: &Ruleset, st: &mut State, d: &Decision) -> Result<(), RuntimeError> {
+    vm::resume(st, d.arm, d.value);
+    match vm::run(rules, st)? {
+        Exit::Failed(m) => {
+            let (msg, span) = rules.messages[m as usize].clone();
+            Err(RuntimeError::new(
+                ErrorKind::NotReplayable,
+                span,
+                format!(
+                    "the option `{}` was legal when checked but its run again is refused \
+                     ({msg}): the rules do not replay the same way",
+                    d.name
+                ),
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Applies a decision whose check stopped at the `legal;` of message
+/// `m`: runs it in full. The rules promised it is legal; if it is not,
+/// the state stays as it was and the broken promise is reported.
+fn rerun(rules: &Ruleset, st: &mut State, d: &Decision, m: u32) -> Result<(), RuntimeError> {
+    let mut attempt = Attempt::begin(st, false);
+    vm::resume(&mut attempt, d.arm, d.value);
+    let broken = match vm::run(rules, &mut attempt)? {
+        Exit::Failed(f) => rules.messages[f as usize].0.clone(),
+        Exit::Decide if attempt.vm.options.is_empty() => {
+            "it leads to a choice with no option".into()
+        }
+        _ => {
+            attempt.keep();
+            return Ok(());
+        }
+    };
+    Err(RuntimeError::new(
+        ErrorKind::BrokenLegal,
+        rules.messages[m as usize].1,
+        format!(
+            "`legal;` declared the option `{}` legal, but it is refused: {broken}",
+            d.name
+        ),
+    ))
+}
+
+/// The name of an option of the choice `st` waits at.
+pub(crate) fn option_name(rules: &Ruleset, st: &State, arm: u16, value: i64) -> Arc<str> {
+    let Status::Waiting { choice, .. } = st.status else {
+        return Arc::from("");
+    };
+    let def = &rules.choices[choice as usize].arms[arm as usize];
+    match &def.name {
+        Some(n) => n.clone(),
+        None => rules.label(&def.ty, value, st.nplayers),
+    }
+}
+
+/// Where the choice `st` waits at is written.
+pub(crate) fn choice_span(rules: &Ruleset, st: &State) -> Span {
+    match st.status {
+        Status::Waiting { choice, .. } => rules.choices[choice as usize].span,
+        _ => Span::default(),
+    }
+}

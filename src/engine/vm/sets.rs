@@ -1,0 +1,142 @@
+//! Set instructions out of the interpreter's loop: loops over a set's
+//! members, the native filters (members whose variable or field holds a
+//! value), a choice's options collected from a set, adjacency.
+
+use crate::engine::state::{State, Value};
+use crate::ir::bits::{self, Bits};
+use crate::ir::bytecode::Op;
+use crate::ir::ruleset::{Ruleset, PLAYER};
+
+/// The members of a set, ascending.
+#[inline]
+pub(super) fn set_elems(bits: &[u64]) -> impl Iterator<Item = i64> + '_ {
+    bits.iter().enumerate().flat_map(|(wi, w)| {
+        (0..64)
+            .filter(move |b| w >> b & 1 == 1)
+            .map(move |b| (wi * 64 + b) as i64)
+    })
+}
+
+/// The elements of a set value, ascending.
+pub fn elements(v: &Value) -> Vec<i64> {
+    set_elems(v.bits()).collect()
+}
+
+/// Moves a loop over the set in local `set` on: stores the next element at
+/// or after the cursor in local `var`, advances the cursor; false when the
+/// set is exhausted.
+#[inline]
+pub(super) fn set_next(stack: &mut [Value], base: usize, set: u16, cur: u16, var: u16) -> bool {
+    let c = stack[base + cur as usize].int();
+    let bits = stack[base + set as usize].bits();
+    let total = bits.len() as i64 * 64;
+    let mut i = c.max(0);
+    while i < total {
+        let w = bits[i as usize / 64] >> (i % 64);
+        if w == 0 {
+            i = (i / 64 + 1) * 64;
+            continue;
+        }
+        i += w.trailing_zeros() as i64;
+        stack[base + var as usize] = Value::I(i);
+        stack[base + cur as usize] = Value::I(i + 1);
+        return true;
+    }
+    false
+}
+
+/// `MembersEq` and `MembersFieldEq`: pops a value and a set, pushes the
+/// members that pass; `FieldImage`: pops a set, pushes the values of its
+/// members' field (kept out of the interpreter's loop).
+#[inline(never)]
+pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
+    if let Op::FieldImage(k, f) = *op {
+        // The values whose items meet the set.
+        let set = st.vm.stack.pop().expect("set");
+        let by_value = rules.kinds[k as usize].field_sets.get(f as usize);
+        let by_value = by_value.map_or(&[][..], Vec::as_slice);
+        let mut out = bits::empty(by_value.len());
+        for (v, items) in by_value.iter().enumerate() {
+            if items.iter().zip(set.bits()).any(|(a, b)| a & b != 0) {
+                out[v / 64] |= 1 << (v % 64);
+            }
+        }
+        st.vm.stack.push(Value::S(out));
+        return;
+    }
+    let x = st.vm.stack.pop().map_or(0, |v| v.int());
+    let set = st.vm.stack.pop().expect("set");
+    let bits = set.bits();
+    let out = match *op {
+        Op::MembersEq(v) => {
+            let vd = &rules.vars[v as usize];
+            let words = &st.words[vd.offset..vd.offset + vd.len()];
+            bits::from_fn(bits.len(), |wi| {
+                bits::members_where(bits[wi], wi, |i| words.get(i) == Some(&x))
+            })
+        }
+        Op::MembersFieldEq(k, f) => {
+            let kind = &rules.kinds[k as usize];
+            let by_value = kind
+                .field_sets
+                .get(f as usize)
+                .map_or(&[][..], Vec::as_slice);
+            if let Some(items) = usize::try_from(x).ok().and_then(|v| by_value.get(v)) {
+                let out = bits::from_fn(bits.len(), |wi| {
+                    bits[wi] & items.get(wi).copied().unwrap_or(0)
+                });
+                st.vm.stack.push(Value::S(out));
+                return;
+            }
+            let data = &kind.data;
+            bits::from_fn(bits.len(), |wi| {
+                bits::members_where(bits[wi], wi, |i| {
+                    data.get(i).is_some_and(|row| row[f as usize].int() == x)
+                })
+            })
+        }
+        _ => unreachable!("not a members instruction"),
+    };
+    st.vm.stack.push(Value::S(out));
+}
+
+/// `ChooseAddScreened`: the options of an arm, with the sets telling
+/// which of them are refused at once (read when asked, see
+/// [`crate::engine::state::Screening`]).
+#[inline(never)]
+pub(super) fn add_screened(rules: &Ruleset, st: &mut State, choice: u32, arm: u16) {
+    let n = rules.choices[choice as usize].arms[arm as usize]
+        .screen
+        .len();
+    let vm = &mut st.vm;
+    let at = vm.stack.len() - n - 1;
+    let start = vm.options.len();
+    for (wi, w) in vm.stack[at].bits().iter().enumerate() {
+        let mut w = *w;
+        while w != 0 {
+            let b = w.trailing_zeros() as i64;
+            vm.options.push((arm, wi as i64 * 64 + b));
+            w &= w - 1;
+        }
+    }
+    let end = vm.options.len();
+    let passing = vm.stack.drain(at + 1..).map(|v| match v {
+        Value::S(bits) => bits,
+        Value::I(_) => Bits::new(),
+    });
+    vm.screened.add((start, end), (choice, arm), passing);
+    vm.stack.truncate(at);
+}
+
+/// The elements of a one-dimensional variable (over the seated players
+/// only, when indexed by player).
+#[inline]
+pub(super) fn row<'s>(rules: &Ruleset, st: &'s State, v: u32) -> &'s [i64] {
+    let vd = &rules.vars[v as usize];
+    let n = if vd.dims[0].kind == Some(PLAYER) {
+        st.nplayers
+    } else {
+        vd.dims[0].size
+    };
+    &st.words[vd.offset..vd.offset + n]
+}
