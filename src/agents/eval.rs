@@ -5,7 +5,8 @@
 //! rules files, else by its score keys. [`Evaluator`] holds that choice,
 //! checked once when a bot is built.
 
-use crate::engine::state::{RuntimeError, State, Value};
+use crate::engine::error::RuntimeError;
+use crate::engine::state::{State, Value};
 use crate::engine::vm;
 use crate::ir::bytecode::FuncId;
 use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
