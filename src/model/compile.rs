@@ -78,10 +78,17 @@ impl FnCtx {
         f
     }
 
-    /// Drops the code emitted from `len` on (an attempt given up).
-    fn truncate(&mut self, len: usize) {
-        self.code.truncate(len);
-        self.spans.truncate(len);
+    /// Where the function stands: code, locals.
+    fn mark(&self) -> (usize, usize, u16) {
+        (self.code.len(), self.locals.len(), self.nlocals)
+    }
+
+    /// Drops the code and locals added since `mark` (an attempt given up).
+    fn rollback(&mut self, mark: (usize, usize, u16)) {
+        self.code.truncate(mark.0);
+        self.spans.truncate(mark.0);
+        self.locals.truncate(mark.1);
+        self.nlocals = mark.2;
     }
 
     fn emit(&mut self, op: Op, span: Span) -> usize {
@@ -1438,9 +1445,10 @@ impl<'a> Compiler<'a> {
                 filter: Some((**inner).clone()),
                 ..b.clone()
             };
+            let m = f.mark();
             f.emit(Op::Dup, cond.span);
             if !self.member_test(f, &probe, k) {
-                f.emit(Op::Pop, cond.span);
+                f.rollback(m);
                 return false;
             }
             f.emit(Op::Bin(BinaryOp::Sub), cond.span);
@@ -1496,7 +1504,7 @@ impl<'a> Compiler<'a> {
             (true, false) => (c, a),
             _ => return false,
         };
-        let (code, diags) = (f.code.len(), self.diags.items.len());
+        let (code, diags) = (f.mark(), self.diags.items.len());
         self.cond(f, once);
         let sp = once.span;
         let mut ends = Vec::new();
@@ -1515,7 +1523,7 @@ impl<'a> Compiler<'a> {
             ..b.clone()
         };
         if !self.member_test(f, &probe, k) {
-            f.truncate(code);
+            f.rollback(code);
             self.diags.items.truncate(diags);
             return false;
         }
@@ -1649,7 +1657,7 @@ impl<'a> Compiler<'a> {
         {
             return None;
         }
-        let (code, diags) = (f.code.len(), self.diags.items.len());
+        let (code, diags) = (f.mark(), self.diags.items.len());
         let ks = self.set_source(f, src);
         let fi = (ks != ANY_KIND)
             .then(|| {
@@ -1661,7 +1669,7 @@ impl<'a> Compiler<'a> {
             .flatten()
             .filter(|fi| self.kinds[ks as usize].fields[*fi].ty == Ty::Ent(k));
         let Some(fi) = fi else {
-            f.truncate(code);
+            f.rollback(code);
             self.diags.items.truncate(diags);
             return None;
         };
@@ -2663,9 +2671,10 @@ impl Compiler<'_> {
                 filter: Some((*cond).clone()),
                 ..b.clone()
             };
+            let m = f.mark();
             f.emit(Op::Dup, cond.span);
             if !self.member_test(f, &probe, k) {
-                f.emit(Op::Pop, cond.span);
+                f.rollback(m);
                 break;
             }
             msgs.push(self.message(text, cond.span));
