@@ -6,14 +6,15 @@
 //!
 //! Where the engine has a native instruction for a pattern (a selection
 //! over a variable, a filter over a set's members), an analysis of the
-//! syntax ([`native`]) decides before anything is emitted, and the plan it
-//! returns is emitted in place of the general form.
+//! syntax (`native.rs`) decides before anything is emitted, and the plan
+//! it returns is emitted in place of the general form.
 //!
-//! The parts: [`context`] (the function being compiled, scopes, loops),
-//! [`stmt`], [`expr`], [`call`] (calls of functions and of the builtins
-//! listed in [`builtins`], grid ones in [`grid`]), [`binder`] (loops over
-//! binders, set builders), [`aggregate`], [`native`], [`choice`] (`choose`
-//! and what the engine learns about its arms), [`types`].
+//! The parts: `context.rs` (the function being compiled, its scopes and
+//! loops), `stmt.rs`, `expr.rs`, `call.rs` (calls of functions, and of the
+//! builtins of the table in [`builtins`]; the grid ones' arguments in
+//! `grid.rs`), `binder.rs` (loops over binders, set builders),
+//! `aggregate.rs`, `native.rs`, `choice.rs` (`choose`, and what the engine
+//! learns about its arms), `types.rs`.
 
 mod aggregate;
 mod binder;
