@@ -3,11 +3,12 @@
 //! builders.
 
 use crate::ir::bytecode::{BinaryOp, Builtin, KindId, Op};
-use crate::ir::ruleset::{Ty, PLAYER};
+use crate::ir::ruleset::Ty;
 use crate::ir::span::Span;
 use crate::ir::symbols::Global;
 use crate::lang::ast::{Binder, Expr, ExprKind, Source};
 
+use super::builtins;
 use super::context::FnCtx;
 use super::native::{as_eq_true, SelectEq};
 use super::{Compiler, ANY_KIND};
@@ -233,8 +234,8 @@ impl Compiler<'_> {
         if f.lookup(&id.name).is_some() {
             return None;
         }
-        if id.name == "players" {
-            return Some(PLAYER);
+        if let Some(k) = builtins::whole_kind(&id.name) {
+            return Some(k);
         }
         match self.symbols.get(&id.name) {
             Some(Global::Kind(k)) => Some(*k),

@@ -384,6 +384,14 @@ pub fn named(name: &str) -> Option<&'static BuiltinDef> {
     find(name).filter(|b| b.used == Use::Name)
 }
 
+/// The kind a builtin value holds every seated item of (`players`), for
+/// loops that count through the kind instead of building the set.
+pub fn whole_kind(name: &str) -> Option<KindId> {
+    named(name)
+        .filter(|b| b.returns == Returns::Players)
+        .map(|_| PLAYER)
+}
+
 /// The names of the builtins used as values, for "did you mean" help.
 pub fn value_names() -> impl Iterator<Item = &'static str> {
     BUILTINS
