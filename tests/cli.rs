@@ -54,6 +54,27 @@ fn check_summarises_a_valid_ruleset() {
 }
 
 #[test]
+fn check_dumps_compiled_code() {
+    let out = run(bin().arg("check").arg(nim()).args(["--dump", "main"]));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.starts_with("proc main() locals"), "{stdout}");
+    assert!(stdout.contains("ChooseWait \"take\""), "{stdout}");
+    assert!(stdout.contains("AddVar turns"), "{stdout}");
+    let out = run(bin().arg("check").arg(nim()).args(["--dump", "all"]));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("fn score(l0) -> value"), "{stdout}");
+    assert!(stdout.contains("choice 0 \"take\""), "{stdout}");
+    let out = run(bin().arg("check").arg(nim()).args(["--dump", "mian"]));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("did you mean `main`?"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn check_reports_every_mistake_with_file_line_col() {
     let dir = temp_dir("broken").join("nimbroken");
     std::fs::create_dir_all(&dir).unwrap();

@@ -7,10 +7,17 @@
 //! block whose first line is `# rules/<game>/examples/<file>.yaml` is run
 //! as a scenario of that game: it must pass, and the ```text block that
 //! follows the words "as its snapshot records it" must be its transcript.
+//!
+//! The builtins listed in `docs/LANGUAGE.md` (the tables of the sections
+//! Builtins and Grids) are those of the compiler's table, and the reserved
+//! words it names are those the loader reserves.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
+use tabula::ir::symbols::RESERVED;
 use tabula::lang::parser::{parse_expr, parse_file, parse_stmts};
+use tabula::model::compile::builtins::{Doc, BUILTINS};
 
 /// A fenced code block: its tag, its text, and the line of its opening fence.
 struct Block {
@@ -232,4 +239,68 @@ fn the_scenario_example_runs_and_its_transcript_is_shown() {
 /// The byte offset of the start of 1-based line `line`.
 fn line_offset(doc: &str, line: usize) -> usize {
     doc.split_inclusive('\n').take(line - 1).map(str::len).sum()
+}
+
+/// The lines of the section of `doc` under the heading `heading`, up to
+/// the next heading of the same level.
+fn section<'a>(doc: &'a str, heading: &str) -> Vec<&'a str> {
+    let mut lines = doc.lines().skip_while(|l| *l != heading);
+    assert!(
+        lines.next().is_some(),
+        "docs/LANGUAGE.md has no `{heading}`"
+    );
+    lines.take_while(|l| !l.starts_with("## ")).collect()
+}
+
+/// The names in backquotes in a line, each cut before its `(`.
+fn quoted_names(line: &str) -> Vec<&str> {
+    line.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|q| q.split('(').next().unwrap_or(q).trim())
+        .collect()
+}
+
+/// The builtins named in the first column of the tables of a section.
+fn documented_builtins(doc: &str, heading: &str) -> BTreeSet<String> {
+    section(doc, heading)
+        .into_iter()
+        .filter(|l| l.starts_with("| `"))
+        .flat_map(|l| quoted_names(l.split('|').nth(1).unwrap_or("")))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_documented_builtins_are_the_compilers() {
+    let doc = doc();
+    for (heading, place) in [("## Builtins", Doc::Builtins), ("## Grids", Doc::Grids)] {
+        let documented = documented_builtins(&doc, heading);
+        let compiled: BTreeSet<String> = BUILTINS
+            .iter()
+            .filter(|b| b.doc == place)
+            .map(|b| b.name.to_string())
+            .collect();
+        assert_eq!(
+            documented, compiled,
+            "the builtins documented under `{heading}` in docs/LANGUAGE.md (left) differ from \
+             those of src/model/compile/builtins.rs placed there (right)"
+        );
+    }
+}
+
+#[test]
+fn the_documented_reserved_words_are_the_loaders() {
+    let doc = doc();
+    let text = section(&doc, "## Builtins").join(" ");
+    let start = text
+        .find("(as are")
+        .expect("the Builtins section names the reserved words");
+    let end = start + text[start..].find(')').expect("a closing parenthesis");
+    let documented: BTreeSet<&str> = quoted_names(&text[start..end]).into_iter().collect();
+    let reserved: BTreeSet<&str> = RESERVED.iter().copied().collect();
+    assert_eq!(
+        documented, reserved,
+        "docs/LANGUAGE.md (left), RESERVED (right)"
+    );
 }

@@ -8,13 +8,35 @@ use crate::ir::ruleset::{Data, Ruleset, Ty};
 /// Random games per player count that `check --check-legal` plays.
 const LEGAL_CHECK_GAMES: u64 = 10;
 
-pub(super) fn run(args: &RulesetArgs) -> CmdResult {
+pub(super) fn run(args: &RulesetArgs, dump: Option<&str>) -> CmdResult {
     let rules = load_rules(args)?;
+    if let Some(name) = dump {
+        return print_dump(&rules, name);
+    }
     print!("{}", summary(&rules, &args.ruleset));
     if args.check_legal {
         check_legal(&rules)?;
     }
     Ok(())
+}
+
+/// Prints the compiled code of the functions named `name` (`all`: every one).
+fn print_dump(rules: &Ruleset, name: &str) -> CmdResult {
+    match crate::ir::disasm::dump(rules, name) {
+        Some(text) => {
+            print!("{text}");
+            Ok(())
+        }
+        None => {
+            let names = rules.funcs.iter().map(|f| f.name.as_str());
+            let help = crate::ir::diag::did_you_mean(name, names)
+                .unwrap_or_else(|| "name a `fn` or a `proc` of the ruleset, or `all`".into());
+            super::eprint_error(format!(
+                "no function or procedure is named `{name}`; {help}"
+            ));
+            Err(Failed)
+        }
+    }
 }
 
 /// Plays random games at every player count with every `legal;` checked.

@@ -98,6 +98,11 @@ pub enum Command {
         /// The ruleset and variants.
         #[command(flatten)]
         rules: RulesetArgs,
+        /// Instead of the summary, print the compiled code of the function
+        /// or procedure FN (every one of that name; `all`: every function),
+        /// one instruction per line.
+        #[arg(long, value_name = "FN")]
+        dump: Option<String>,
     },
     /// Play many games between bots (in parallel) and print statistics.
     ///
@@ -220,7 +225,7 @@ pub fn main() -> ExitCode {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
     let r = match cli.command {
-        Command::Check { rules } => check::run(&rules),
+        Command::Check { rules, dump } => check::run(&rules, dump.as_deref()),
         Command::Simulate {
             rules,
             run,

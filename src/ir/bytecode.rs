@@ -47,7 +47,10 @@ pub enum BinaryOp {
     Rem,
 }
 
-/// Builtin operations that take their arguments from the stack.
+/// Builtin operations that take their arguments from the stack. The
+/// rules' builtins that compile to them (with their names, parameters and
+/// results) are rows of the model's builtin table
+/// (`model::compile::builtins`); the interpreter has an arm for each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Builtin {
     /// `min(a, b)`

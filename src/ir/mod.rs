@@ -5,6 +5,7 @@
 pub mod bits;
 pub mod bytecode;
 pub mod diag;
+pub mod disasm;
 pub mod grid;
 pub mod ruleset;
 pub mod span;

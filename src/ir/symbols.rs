@@ -35,43 +35,10 @@ pub struct Sig {
     pub is_proc: bool,
 }
 
-/// Names that the language itself defines.
-pub const RESERVED: &[&str] = &[
-    "int",
-    "bool",
-    "text",
-    "proc",
-    "set",
-    "list",
-    "players",
-    "nplayers",
-    "min",
-    "max",
-    "abs",
-    "count",
-    "len",
-    "next",
-    "prev",
-    "random",
-    "roll",
-    "first",
-    "with",
-    "without",
-    "shuffle",
-    "draw",
-    "push",
-    "remove",
-    "clear",
-    "call",
-    "main",
-    "nth",
-    "ord",
-    "rotate",
-    "adjacent",
-    "connected",
-    "components",
-    "cell",
-];
+/// The words of the language that may not name a global: the type
+/// keywords and `main` (the game program). The builtins' names are
+/// reserved too; they are listed with the builtins, in the model.
+pub const RESERVED: &[&str] = &["int", "bool", "text", "proc", "set", "list", "main"];
 
 /// The global symbol table.
 #[derive(Debug, Default, Clone)]

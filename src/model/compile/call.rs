@@ -1,0 +1,403 @@
+//! Calls: of builtins (checked and compiled as their row in
+//! [`super::builtins`] says) and of functions and procedures, pure
+//! functions being inlined.
+
+use crate::ir::bytecode::{KindId, Op, VarId};
+use crate::ir::diag::Diagnostics;
+use crate::ir::ruleset::{Ty, PLAYER};
+use crate::ir::span::Span;
+use crate::ir::symbols::{Global, Sig};
+use crate::lang::ast::{Expr, ExprKind, Ident};
+
+use super::builtins::{self, BuiltinDef, Doc, Form, Mistake, Param, ParamTy, Returns};
+use super::context::FnCtx;
+use super::types::is_scalar;
+use super::{Compiler, ANY_KIND};
+
+/// What the arguments of a builtin call have bound so far (see
+/// [`ParamTy`]).
+#[derive(Debug, Default)]
+pub(super) struct Bound {
+    /// The bound kind (of a set, a list, a grid, or named).
+    pub(super) kind: Option<KindId>,
+    /// The bound variable (a list, or a named one).
+    pub(super) var: Option<VarId>,
+}
+
+/// How the arguments of an inlined call reach its body.
+enum Passing {
+    /// Each argument is a local: the parameters name those locals.
+    Alias(Vec<u16>),
+    /// The arguments are stored into fresh locals.
+    Copy,
+}
+
+impl Compiler<'_> {
+    /// A call: of a builtin unless a local hides its name, else of a
+    /// function or procedure.
+    pub(super) fn call(&mut self, f: &mut FnCtx, name: &Ident, args: &[Expr], sp: Span) -> Ty {
+        if f.lookup(&name.name).is_none() {
+            if let Some(def) = builtins::called(&name.name) {
+                return self.builtin_call(f, def, args, sp);
+            }
+        }
+        self.call_function(f, name, args, sp)
+    }
+
+    /// A builtin named as a value (`nplayers`).
+    pub(super) fn builtin_value(&mut self, f: &mut FnCtx, def: &BuiltinDef, sp: Span) -> Ty {
+        let bound = Bound::default();
+        self.emit_builtin(f, def, 0, &bound, sp);
+        self.builtin_result(def, &bound)
+    }
+
+    /// A call of a builtin: its shape, its arguments as its parameters
+    /// type them, then its instructions.
+    fn builtin_call(&mut self, f: &mut FnCtx, def: &BuiltinDef, args: &[Expr], sp: Span) -> Ty {
+        let Some(mut bound) = self.builtin_shape(def, args, sp) else {
+            return Ty::Error;
+        };
+        if !f.is_proc {
+            if let Some((msg, help)) = def.effect.in_function(def.name) {
+                self.err(sp, msg, help);
+            }
+        }
+        for (a, p) in args.iter().zip(def.params) {
+            if !self.builtin_arg(f, def, p, a, &mut bound) {
+                return Ty::Error;
+            }
+        }
+        self.emit_builtin(f, def, args.len(), &bound, sp);
+        self.builtin_result(def, &bound)
+    }
+
+    /// Checks the number of arguments and the named ones whose mistake is
+    /// one of shape (a kind, a variable); returns what they bind, `None`
+    /// after reporting a mistake.
+    fn builtin_shape(&mut self, def: &BuiltinDef, args: &[Expr], sp: Span) -> Option<Bound> {
+        let (most, least) = (def.params.len(), def.params.len() - def.optional);
+        if args.len() < least || args.len() > most {
+            self.shape_mistake(def, args.len().clamp(least, most), args.len(), sp);
+            return None;
+        }
+        let mut bound = Bound::default();
+        for (a, p) in args.iter().zip(def.params) {
+            let ok = match p.ty {
+                ParamTy::Kind => match self.named_global(a) {
+                    Some(Global::Kind(k)) => {
+                        bound.kind = Some(*k);
+                        true
+                    }
+                    _ => false,
+                },
+                ParamTy::Var1 => match self.named_global(a) {
+                    Some(Global::Var(v)) => {
+                        bound.var = Some(*v);
+                        let vd = &self.vars[*v as usize];
+                        vd.dims.len() == 1 && is_scalar(&vd.ty)
+                    }
+                    _ => false,
+                },
+                _ => true,
+            };
+            if !ok {
+                self.shape_mistake(def, most, args.len(), sp);
+                return None;
+            }
+        }
+        Some(bound)
+    }
+
+    /// Reports a call of the wrong shape (`want` arguments expected).
+    fn shape_mistake(&mut self, def: &BuiltinDef, want: usize, given: usize, sp: Span) {
+        let n = def.name;
+        let s = if want == 1 { "" } else { "s" };
+        match (def.mistake, def.doc) {
+            (Mistake::Usage(msg), _) => self.err(sp, msg, def.help),
+            (Mistake::Count, Doc::Builtins) => self.err(
+                sp,
+                format!("`{n}` takes {want} argument{s}, but {given} given"),
+                "see the list of builtins in docs/LANGUAGE.md",
+            ),
+            (Mistake::Count, Doc::Grids) => self.err(
+                sp,
+                format!("`{n}` takes {want} argument{s}"),
+                "see Grids in docs/LANGUAGE.md",
+            ),
+        };
+    }
+
+    /// The global an argument names (a bare name).
+    fn named_global(&self, a: &Expr) -> Option<&Global> {
+        match &a.kind {
+            ExprKind::Name(id) => self.symbols.get(&id.name),
+            _ => None,
+        }
+    }
+
+    /// Compiles and checks one argument; false after a mistake that stops
+    /// the call's compilation.
+    fn builtin_arg(
+        &mut self,
+        f: &mut FnCtx,
+        def: &BuiltinDef,
+        p: &Param,
+        a: &Expr,
+        bound: &mut Bound,
+    ) -> bool {
+        match p.ty {
+            ParamTy::Kind | ParamTy::Var1 => true, // bound with the shape
+            ParamTy::GridKind => self.grid_kind_arg(def, a, bound),
+            ParamTy::List => match self.list_place(f, a) {
+                Some((v, k)) => {
+                    bound.var = Some(v);
+                    bound.kind = Some(k);
+                    true
+                }
+                None => false,
+            },
+            ParamTy::Cell | ParamTy::Cells | ParamTy::CellOrCells if bound.kind.is_none() => {
+                self.grid_arg(f, def, p.ty, a, bound)
+            }
+            _ => {
+                let t = self.expr(f, a);
+                self.check_arg(def, p, a, &t, bound);
+                true
+            }
+        }
+    }
+
+    /// Checks the type `t` of a value argument.
+    fn check_arg(&mut self, def: &BuiltinDef, p: &Param, a: &Expr, t: &Ty, bound: &mut Bound) {
+        let bound_kind = bound.kind.unwrap_or(ANY_KIND);
+        match p.ty {
+            ParamTy::Int => self.expect(&Ty::Int, t, a.span, p.what),
+            ParamTy::Player => self.expect(&Ty::Ent(PLAYER), t, a.span, p.what),
+            ParamTy::Proc => self.expect(&Ty::Proc, t, a.span, p.what),
+            ParamTy::ListItem | ParamTy::Cell => {
+                self.expect(&Ty::Ent(bound_kind), t, a.span, p.what)
+            }
+            ParamTy::Cells | ParamTy::CellOrCells => {
+                self.expect(&Ty::Set(bound_kind), t, a.span, p.what)
+            }
+            ParamTy::VarIndex => {
+                let v = bound.var.expect("bound by a variable parameter");
+                let want = self.vars[v as usize].dims[0].kind.map_or(Ty::Int, Ty::Ent);
+                self.expect(&want, t, a.span, p.what);
+            }
+            ParamTy::Set => match t {
+                Ty::Set(k) => bound.kind = Some(*k),
+                Ty::Error => {}
+                other => {
+                    self.err(
+                        a.span,
+                        format!(
+                            "this argument must be a set, but this is {}",
+                            self.tn(other)
+                        ),
+                        "pass a set, a kind or a list",
+                    );
+                }
+            },
+            ParamTy::Item => self.check_item(p, a, t, bound),
+            ParamTy::AnyItem => {
+                if !matches!(t, Ty::Ent(_) | Ty::Error) {
+                    self.err(
+                        a.span,
+                        format!("`{}` takes an item, not {}", def.name, self.tn(t)),
+                        def.help,
+                    );
+                }
+            }
+            ParamTy::Kind | ParamTy::Var1 | ParamTy::GridKind | ParamTy::List => {}
+        }
+    }
+
+    /// An item for the bound set (`with(s, x)`): of its kind; the result
+    /// takes the item's kind.
+    fn check_item(&mut self, p: &Param, a: &Expr, t: &Ty, bound: &mut Bound) {
+        if !matches!(t, Ty::Ent(_) | Ty::Error | Ty::NoneTy) {
+            self.err(
+                a.span,
+                format!("this argument must be an item, but this is {}", self.tn(t)),
+                "pass an item of the set's kind",
+            );
+        }
+        if let (Some(k), Ty::Ent(k2)) = (bound.kind, t) {
+            if k != ANY_KIND && k != *k2 {
+                self.expect(&Ty::Ent(k), t, a.span, p.what);
+            }
+            bound.kind = Some(*k2);
+        }
+    }
+
+    /// Emits a builtin's instructions, its `argc` arguments pushed.
+    fn emit_builtin(
+        &mut self,
+        f: &mut FnCtx,
+        def: &BuiltinDef,
+        argc: usize,
+        bound: &Bound,
+        sp: Span,
+    ) {
+        if def.optional > 0 {
+            let missing = def.params.len() - argc;
+            for _ in 0..missing {
+                f.emit(Op::SetMake(ANY_KIND, 0), sp);
+            }
+            f.emit(Op::Const((missing == 0) as i64), sp);
+        }
+        let op = match &def.form {
+            Form::Builtin(b) => Op::Builtin(*b, argc as u8),
+            Form::Emit(op) => op.clone(),
+            Form::OnVar(op) => op(bound.var.expect("bound by a variable parameter")),
+            Form::OnKind(op) => op(bound.kind.expect("bound by a kind parameter")),
+            Form::Identity => return,
+        };
+        f.emit(op, sp);
+    }
+
+    /// The type of a builtin's value.
+    fn builtin_result(&self, def: &BuiltinDef, bound: &Bound) -> Ty {
+        match def.returns {
+            Returns::Nothing => Ty::Void,
+            Returns::Int => Ty::Int,
+            Returns::Player => Ty::Ent(PLAYER),
+            Returns::Players => Ty::Set(PLAYER),
+            Returns::Element => bound.kind.map_or(Ty::Error, |k| {
+                if k == ANY_KIND {
+                    Ty::NoneTy
+                } else {
+                    Ty::Ent(k)
+                }
+            }),
+            Returns::Item => bound.kind.map_or(Ty::Error, Ty::Ent),
+            Returns::Set => bound.kind.map_or(Ty::Error, Ty::Set),
+        }
+    }
+
+    /// A call of a function or procedure of the rules.
+    fn call_function(&mut self, f: &mut FnCtx, name: &Ident, args: &[Expr], sp: Span) -> Ty {
+        let n = name.name.as_str();
+        let fid = match self.symbols.get(n) {
+            Some(Global::Func(fid)) => *fid,
+            Some(_) => {
+                return self.err(
+                    name.span,
+                    format!("`{n}` is not a function or procedure"),
+                    "only `fn` and `proc` can be called",
+                )
+            }
+            None => return self.unknown(f, name),
+        };
+        let sig = self.sigs[fid as usize].clone();
+        if sig.is_proc && !f.is_proc {
+            self.err(
+                sp,
+                format!("a function cannot call the procedure `{n}`"),
+                "make the caller a `proc`, or the callee a `fn`",
+            );
+        }
+        if args.len() != sig.params.len() {
+            let names: Vec<String> = sig
+                .params
+                .iter()
+                .map(|(p, t)| format!("{p}: {}", self.tn(t)))
+                .collect();
+            return self.err(
+                sp,
+                format!(
+                    "`{n}` takes {} argument{}, but {} given",
+                    sig.params.len(),
+                    if sig.params.len() == 1 { "" } else { "s" },
+                    args.len()
+                ),
+                format!("write {n}({})", names.join(", ")),
+            );
+        }
+        let body = self.inlinable(fid, &sig);
+        let passing = match self.local_args(f, args) {
+            Some(slots) if body.is_some() && !slots.is_empty() => Passing::Alias(slots),
+            _ => Passing::Copy,
+        };
+        for (a, (pname, pt)) in args.iter().zip(&sig.params) {
+            let t = match &passing {
+                // The argument names a local: nothing to push.
+                Passing::Alias(_) => f.lookup(local_name(a)).expect("a local").ty.clone(),
+                Passing::Copy => self.expr(f, a),
+            };
+            self.expect(pt, &t, a.span, &format!("argument `{pname}`"));
+        }
+        match body {
+            Some(body) => self.inline(f, fid, body, &sig, passing, sp),
+            None => {
+                f.emit(Op::Call(fid, args.len() as u8), sp);
+            }
+        }
+        sig.ret
+    }
+
+    /// The slots of the arguments when every one names a local.
+    fn local_args(&self, f: &FnCtx, args: &[Expr]) -> Option<Vec<u16>> {
+        args.iter()
+            .map(|a| match &a.kind {
+                ExprKind::Name(id) => f.lookup(&id.name).map(|l| l.slot),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Compiles a pure function's body in place of a call, its parameters
+    /// bound to the arguments. The caller's names are hidden while the body
+    /// compiles; mistakes in the body were reported when the function
+    /// itself was compiled.
+    fn inline(
+        &mut self,
+        f: &mut FnCtx,
+        fid: u32,
+        body: &Expr,
+        sig: &Sig,
+        passing: Passing,
+        sp: Span,
+    ) {
+        let slots = match passing {
+            Passing::Alias(slots) => slots,
+            Passing::Copy => {
+                let slots: Vec<u16> = sig.params.iter().map(|_| f.temp()).collect();
+                for slot in slots.iter().rev() {
+                    f.emit(Op::Store(*slot), sp);
+                }
+                slots
+            }
+        };
+        let scratch = Diagnostics {
+            sources: self.diags.sources.clone(),
+            items: Vec::new(),
+        };
+        let saved = std::mem::replace(&mut *self.diags, scratch);
+        self.inlining.push(fid);
+        self.isolated(f, &sig.params, &slots, |c, f| {
+            c.expr(f, body);
+        });
+        self.inlining.pop();
+        *self.diags = saved;
+    }
+}
+
+impl<'a> Compiler<'a> {
+    /// The body of a function whose call may be inlined here: a pure
+    /// function, not being inlined already, not too deep.
+    fn inlinable(&self, fid: u32, sig: &Sig) -> Option<&'a Expr> {
+        let body = self.fn_bodies.get(fid as usize).copied().flatten()?;
+        let ok = !sig.is_proc && self.inlining.len() < 4 && !self.inlining.contains(&fid);
+        ok.then_some(body)
+    }
+}
+
+/// The name an argument known to be a bare name is.
+fn local_name(a: &Expr) -> &str {
+    match &a.kind {
+        ExprKind::Name(id) => &id.name,
+        _ => "",
+    }
+}

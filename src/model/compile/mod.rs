@@ -1,0 +1,134 @@
+//! Resolves names, type-checks and compiles function bodies to bytecode.
+//!
+//! One pass over each body does all three: every expression is resolved
+//! and typed as its code is emitted; a mistake is recorded as a diagnostic
+//! and compilation goes on with an error type, so one load reports all.
+//!
+//! Where the engine has a native instruction for a pattern (a selection
+//! over a variable, a filter over a set's members), an analysis of the
+//! syntax (`native.rs`) decides before anything is emitted, and the plan
+//! it returns is emitted in place of the general form.
+//!
+//! The parts: `context.rs` (the function being compiled, its scopes and
+//! loops), `stmt.rs`, `expr.rs`, `call.rs` (calls of functions, and of the
+//! builtins of the table in [`builtins`]; the grid ones' arguments in
+//! `grid.rs`), `binder.rs` (loops over binders, set builders),
+//! `aggregate.rs`, `native.rs`, `choice.rs` (`choose`, and what the engine
+//! learns about its arms), `types.rs`.
+
+mod aggregate;
+mod binder;
+pub mod builtins;
+mod call;
+mod choice;
+mod context;
+mod expr;
+mod grid;
+mod native;
+mod stmt;
+mod types;
+
+pub use builtins::check_reserved;
+pub use context::FnCtx;
+pub use types::{resolve_type, ty_name};
+
+use crate::ir::bytecode::{KindId, Op};
+use crate::ir::diag::{Diagnostic, Diagnostics};
+use crate::ir::ruleset::{ChoiceDef, Kind, ParamDef, Ty, VarDef};
+use crate::ir::span::Span;
+use crate::ir::symbols::{Sig, Symbols};
+use crate::lang::ast::{Block, Expr, Stmt};
+
+/// Marks the element kind of `{}` until it meets a typed set.
+pub const ANY_KIND: KindId = u16::MAX;
+
+/// Everything a body may refer to, and where compiled code goes.
+pub struct Compiler<'a> {
+    /// Diagnostics sink.
+    pub diags: &'a mut Diagnostics,
+    /// Kinds (index 0: players).
+    pub kinds: &'a [Kind],
+    /// Parameters.
+    pub params: &'a [ParamDef],
+    /// State variables.
+    pub vars: &'a [VarDef],
+    /// Global names.
+    pub symbols: &'a Symbols,
+    /// Signatures, by function id.
+    pub sigs: &'a [Sig],
+    /// Decision points found so far.
+    pub choices: Vec<ChoiceDef>,
+    /// Failure messages found so far.
+    pub messages: Vec<(String, Span)>,
+    /// The bodies of pure functions, by function id, for inlining calls.
+    pub fn_bodies: &'a [Option<&'a Expr>],
+    /// Functions being inlined (no recursion into them).
+    pub inlining: Vec<u32>,
+}
+
+impl Compiler<'_> {
+    /// Compiles a procedure body.
+    pub fn proc_body(&mut self, f: &mut FnCtx, body: &Block) {
+        self.block(f, body);
+    }
+
+    /// Compiles an expression as a whole function body.
+    pub fn fn_body(&mut self, f: &mut FnCtx, body: &Expr) {
+        let want = f.ret.clone();
+        let got = self.expr(f, body);
+        self.expect(&want, &got, body.span, "the result");
+        f.emit(Op::Ret, body.span);
+    }
+
+    /// Compiles an expression of any type as a whole body; returns its type.
+    pub fn value_body(&mut self, f: &mut FnCtx, e: &Expr) -> Ty {
+        let t = self.expr(f, e);
+        f.emit(Op::Ret, e.span);
+        t
+    }
+
+    /// Compiles statements as a procedure body.
+    pub fn stmts_body(&mut self, f: &mut FnCtx, stmts: &[Stmt]) {
+        for s in stmts {
+            self.stmt(f, s);
+        }
+    }
+
+    /// Reports a mistake; returns the error type.
+    fn err(&mut self, span: Span, msg: impl Into<String>, help: impl Into<String>) -> Ty {
+        self.diags
+            .push(Diagnostic::new(span, msg).help(help.into()));
+        Ty::Error
+    }
+
+    /// The name of a type, for messages.
+    fn tn(&self, t: &Ty) -> String {
+        ty_name(self.kinds, t)
+    }
+
+    /// Reports a value of type `got` where `want` is expected (`what`
+    /// names the value).
+    fn expect(&mut self, want: &Ty, got: &Ty, span: Span, what: &str) {
+        if let (Ty::Set(_), Ty::Set(ANY_KIND)) = (want, got) {
+            return;
+        }
+        if !want.accepts(got) {
+            let msg = format!(
+                "{what} must be {}, but this is {}",
+                self.tn(want),
+                self.tn(got)
+            );
+            self.diags.push(
+                Diagnostic::new(span, msg)
+                    .label(format!("this is {}", self.tn(got)))
+                    .help(format!("write a value of type {}", self.tn(want))),
+            );
+        }
+    }
+
+    /// Registers a failure message; returns its id.
+    fn message(&mut self, text: &str, span: Span) -> u32 {
+        self.messages.push((text.to_string(), span));
+        (self.messages.len() - 1) as u32
+    }
+}
