@@ -4,12 +4,14 @@
 
 pub mod bits;
 pub mod bytecode;
+pub mod cells;
 pub mod diag;
 pub mod disasm;
 pub mod grid;
 pub mod ruleset;
 pub mod span;
 pub mod symbols;
+pub mod types;
 
 pub use diag::{Diagnostic, Diagnostics};
 pub use ruleset::Ruleset;

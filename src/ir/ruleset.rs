@@ -3,50 +3,9 @@
 use std::sync::Arc;
 
 use crate::ir::bytecode::{Func, FuncId, KindId, VarId};
+use crate::ir::cells::Grid;
 use crate::ir::span::{SourceMap, Span};
-
-/// The static type of a value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ty {
-    /// An integer.
-    Int,
-    /// A boolean.
-    Bool,
-    /// Display text (data only).
-    Text,
-    /// A reference to a procedure taking one player (data only).
-    Proc,
-    /// An item of a kind (or `none`).
-    Ent(KindId),
-    /// A set of items of a kind.
-    Set(KindId),
-    /// An ordered list of distinct items of a kind (state only).
-    List(KindId),
-    /// A fixed array (data only, indexed by integers).
-    Array(Box<Ty>),
-    /// A table (data only) keyed by a kind or by integers.
-    Map(Box<Ty>, Box<Ty>),
-    /// The type of `none` before it meets a kind.
-    NoneTy,
-    /// No value.
-    Void,
-    /// A mistake already reported.
-    Error,
-}
-
-impl Ty {
-    /// Whether a value of type `other` may be used where `self` is expected.
-    pub fn accepts(&self, other: &Ty) -> bool {
-        match (self, other) {
-            (Ty::Error, _) | (_, Ty::Error) => true,
-            (Ty::Ent(_), Ty::NoneTy) | (Ty::Proc, Ty::NoneTy) => true,
-            (a, b) => a == b,
-        }
-    }
-}
-
-/// The kind whose items are the seated players.
-pub const PLAYER: KindId = 0;
+pub use crate::ir::types::{Ty, PLAYER};
 
 /// Who may see a state variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -73,7 +32,7 @@ pub struct Kind {
     /// Where it was declared.
     pub span: Span,
     /// For a grid of cells: its shape and size.
-    pub grid: Option<crate::ir::grid::Grid>,
+    pub grid: Option<Grid>,
     /// For a grid: the neighbours of each cell.
     pub adjacent: Vec<Vec<u32>>,
     /// For each boolean or item field, the items by the field's value:

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use crate::ir::bytecode::{FuncId, KindId, VarId};
-use crate::ir::ruleset::Ty;
 use crate::ir::span::Span;
+use crate::ir::types::Ty;
 
 /// What a global name denotes.
 #[derive(Debug, Clone)]
