@@ -264,6 +264,64 @@ fn grids_give_neighbours_regions_and_components() {
 }
 
 #[test]
+fn toward_steps_in_a_direction_and_connected_starts_from_a_set() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/regions");
+    let rules = Arc::new(tabula::model::load(&dir, &[]).expect("regions loads"));
+    let mut g = Game::new(rules, 2, 0).unwrap();
+    let mut extra = (**g.rules()).clone();
+    // Square cells: index y * 4 + x; directions clockwise from east.
+    // Hex cells: index y * 5 + x; odd rows shifted half a cell right.
+    for (src, want) in [
+        ("ord(toward(board_1_1, 0))", 6),  // east: board_2_1
+        ("ord(toward(board_1_1, 1))", 9),  // south: board_1_2
+        ("ord(toward(board_1_1, 2))", 4),  // west: board_0_1
+        ("ord(toward(board_1_1, 3))", 1),  // north: board_1_0
+        ("ord(toward(board_1_1, 5))", 9),  // directions wrap: 5 is south
+        ("ord(toward(board_1_1, -1))", 1), // and -1 is north
+        ("ord(toward(board_3_0, 0))", -1), // off the board: none
+        ("ord(toward(hexes_1_1, 1))", 12), // odd row, south-east: hexes_2_2
+        ("ord(toward(hexes_1_2, 1))", 16), // even row, south-east: hexes_1_3
+        ("ord(toward(hexes_1_2, 4))", 5),  // even row, north-west: hexes_0_1
+        ("ord(toward(hexes_1_1, 5))", 2),  // odd row, north-east: hexes_2_0
+        // A set shifted: off-board cells are dropped.
+        ("count(toward({board_0_0, board_3_0, board_3_2}, 0))", 1),
+        ("ord(first(toward({board_0_0, board_3_0}, 0)))", 1),
+        ("count(toward({board_0_0, board_1_0}, 1))", 2),
+        // Connected from several cells at once.
+        (
+            "count(connected({board_0_0}, {board_0_0, board_0_1, board_3_2}))",
+            2,
+        ),
+        (
+            "count(connected({board_0_0, board_3_2}, {board_0_0, board_0_1, board_3_2}))",
+            3,
+        ),
+        ("count(connected({board_1_0, board_2_2}, {board_0_0}))", 0),
+        (
+            "count(connected(adjacent(board_0_0), {board_0_1, board_0_2, board_3_2}))",
+            2,
+        ),
+    ] {
+        let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
+        let (f, _) = tabula::model::snippet::add_expr(&mut extra, &e)
+            .unwrap_or_else(|d| panic!("{src}: {d:?}"));
+        let mut st = g.state().clone();
+        let v = tabula::engine::vm::eval(&extra, &mut st, f, Vec::new()).unwrap();
+        assert_eq!(v.int(), want, "{src}");
+    }
+    // Mistakes are load errors: a direction that is not an int, a cell of
+    // a kind that is not a grid.
+    for src in ["toward(board_1_1, board_1_1)", "toward(black, 0)"] {
+        let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
+        assert!(
+            tabula::model::snippet::add_expr(&mut extra, &e).is_err(),
+            "{src} should not compile"
+        );
+    }
+    let _ = legal_names(&mut g);
+}
+
+#[test]
 fn filters_over_sets_are_applied_natively_with_the_same_answers() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/regions");
     let rules = Arc::new(tabula::model::load(&dir, &[]).expect("regions loads"));

@@ -164,6 +164,9 @@ pub enum Op {
     Adjacent(KindId),
     /// Pop a set then a cell; push the cells connected to it through the set.
     Connected(KindId),
+    /// Pop a direction then a cell or a set of cells; push the cell one
+    /// step in that direction (none off the grid), or the set of such cells.
+    Toward(KindId),
     /// Pop a set of cells; push the number of connected groups in it.
     Components(KindId),
     /// Pop a flag, a set `marked`, a set `cells`, then a cell; push how many

@@ -5,7 +5,7 @@
 
 use crate::ir::bits::Bits;
 pub use crate::ir::cells::{Grid, GridShape};
-use crate::ir::ruleset::{Data, FieldDef, Kind, Ty};
+use crate::ir::ruleset::{Data, FieldDef, Kind, Ty, NO_CELL};
 
 /// Adds the `x` and `y` fields and the neighbour lists to a grid kind.
 pub fn finish_kind(kind: &mut Kind, grid: &Grid) {
@@ -31,6 +31,17 @@ pub fn finish_kind(kind: &mut Kind, grid: &Grid) {
         row[yi] = Data::Int(y as i64);
         kind.adjacent.push(grid.neighbours(x, y));
     }
+    let cells = kind.items.len();
+    kind.toward = (0..grid.directions() as i64)
+        .map(|d| {
+            (0..cells)
+                .map(|i| {
+                    let (x, y) = (i % grid.width, i / grid.width);
+                    grid.toward(x, y, d).unwrap_or(NO_CELL)
+                })
+                .collect()
+        })
+        .collect();
 }
 
 /// Cells a flood over a set too long to hold in place (see [`Flood`]) has
@@ -193,6 +204,23 @@ pub fn connected(kind: &Kind, start: usize, within: &[u64]) -> Bits {
     out
 }
 
+/// The cells of `within` reached from any cell of `from` through cells of
+/// `within` (the cells of `from` outside `within` start nothing).
+pub fn connected_from(kind: &Kind, from: &[u64], within: &[u64]) -> Bits {
+    let mut out = Bits::from_elem(0, within.len().max(1));
+    for (wi, (f, w)) in from.iter().zip(within).enumerate() {
+        let mut starts = f & w;
+        while starts != 0 {
+            let c = wi * 64 + starts.trailing_zeros() as usize;
+            starts &= starts - 1;
+            if !has(&out, c) {
+                add_to(&mut out, &connected(kind, c, within));
+            }
+        }
+    }
+    out
+}
+
 /// Marks in `out` (empty, as long as `within`) `start` and every cell of
 /// `within` reached from it through cells of `within`.
 fn flood(kind: &Kind, start: usize, within: &[u64], out: &mut [u64]) {
@@ -307,6 +335,7 @@ mod tests {
             span: Default::default(),
             grid: None,
             adjacent: Vec::new(),
+            toward: Vec::new(),
             field_sets: Vec::new(),
         };
         let grid = Grid {

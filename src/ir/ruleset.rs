@@ -18,6 +18,9 @@ pub enum Visibility {
     Hidden,
 }
 
+/// In [`Kind::toward`], no cell (off the grid).
+pub const NO_CELL: u32 = u32::MAX;
+
 /// A kind of component, with its items and their data.
 #[derive(Debug, Clone)]
 pub struct Kind {
@@ -35,6 +38,9 @@ pub struct Kind {
     pub grid: Option<Grid>,
     /// For a grid: the neighbours of each cell.
     pub adjacent: Vec<Vec<u32>>,
+    /// For a grid: `toward[d][c]` is the cell one step from cell `c` in
+    /// direction `d` ([`NO_CELL`] off the grid).
+    pub toward: Vec<Vec<u32>>,
     /// For each boolean or item field, the items by the field's value:
     /// `field_sets[f][v]` is the set of items whose field `f` is `v` (for
     /// other fields, no sets). Filled by [`Kind::index_fields`].

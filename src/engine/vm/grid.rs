@@ -6,7 +6,7 @@ use crate::engine::state::Value;
 use crate::ir::bits::{self, Bits};
 use crate::ir::bytecode::Op;
 use crate::ir::grid;
-use crate::ir::ruleset::{Kind, Ruleset};
+use crate::ir::ruleset::{Kind, Ruleset, NO_CELL};
 
 /// Runs a grid instruction on the operands on top of the stack.
 #[inline(never)]
@@ -19,13 +19,18 @@ pub(super) fn instruction(rules: &Ruleset, stack: &mut Vec<Value>, op: &Op) {
         }
         Op::Connected(k) => {
             let within = stack.pop().expect("set");
-            let c = pop_i(stack);
+            let from = stack.pop().expect("cell or set");
             let kind = &rules.kinds[k as usize];
-            Value::S(if c < 0 {
-                bits::empty(0)
-            } else {
-                grid::connected(kind, c as usize, within.bits())
+            Value::S(match from {
+                Value::I(c) if c >= 0 => grid::connected(kind, c as usize, within.bits()),
+                Value::I(_) => bits::empty(0),
+                Value::S(cells) => grid::connected_from(kind, &cells, within.bits()),
             })
+        }
+        Op::Toward(k) => {
+            let d = pop_i(stack);
+            let of = stack.pop().expect("cell or set");
+            step(&rules.kinds[k as usize], &of, d)
         }
         Op::Components(k) => {
             let cells = stack.pop().expect("set");
@@ -54,6 +59,29 @@ pub(super) fn instruction(rules: &Ruleset, stack: &mut Vec<Value>, op: &Op) {
         _ => unreachable!("not a grid instruction"),
     };
     stack.push(out);
+}
+
+/// The cell one step from a cell in direction `d` (none off the grid or
+/// for none), or the set of the cells one step from those of a set (`toward`).
+fn step(kind: &Kind, of: &Value, d: i64) -> Value {
+    let n = kind.toward.len() as i64;
+    let Some(toward) = (n > 0).then(|| &kind.toward[d.rem_euclid(n) as usize]) else {
+        return Value::I(-1);
+    };
+    let at = |c: i64| match toward.get(c as usize) {
+        Some(t) if c >= 0 && *t != NO_CELL => Some(*t),
+        _ => None,
+    };
+    match of {
+        Value::I(c) => Value::I(at(*c).map_or(-1, i64::from)),
+        Value::S(cells) => {
+            let mut bits = bits::empty(kind.items.len());
+            for t in set_elems(cells).filter_map(at) {
+                bits::put_at(&mut bits, t as usize);
+            }
+            Value::S(bits)
+        }
+    }
 }
 
 /// The neighbours of a cell, or of any cell of a set (`adjacent`).

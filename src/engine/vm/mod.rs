@@ -382,6 +382,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 list_op(op, st, off, cap, item, span!())?;
             }
             Op::Adjacent(_)
+            | Op::Toward(_)
             | Op::Connected(_)
             | Op::Components(_)
             | Op::GroupsAround(_)

@@ -76,6 +76,9 @@ pub enum Returns {
     Item,
     /// A set of the bound kind.
     Set,
+    /// What the grid argument was: a cell of the bound grid kind (or
+    /// `none`), or a set of its cells.
+    LikeCells,
 }
 
 /// What a builtin may do besides computing its value: anything but
@@ -327,9 +330,18 @@ pub static BUILTINS: &[BuiltinDef] = &[
         Op::Adjacent,
     ),
     grid(
+        "toward",
+        &[
+            p(ParamTy::CellOrCells, "the cells"),
+            p(ParamTy::Int, "the direction"),
+        ],
+        Returns::LikeCells,
+        Op::Toward,
+    ),
+    grid(
         "connected",
         &[
-            p(ParamTy::Cell, "the cell"),
+            p(ParamTy::CellOrCells, "the cells to start from"),
             p(ParamTy::Cells, "the cells to go through"),
         ],
         Returns::Set,

@@ -22,6 +22,8 @@ pub(super) struct Bound {
     pub(super) kind: Option<KindId>,
     /// The bound variable (a list, or a named one).
     pub(super) var: Option<VarId>,
+    /// Whether the grid argument was a set of cells (not a cell).
+    pub(super) cells: bool,
 }
 
 /// How the arguments of an inlined call reach its body.
@@ -273,6 +275,8 @@ impl Compiler<'_> {
             }),
             Returns::Item => bound.kind.map_or(Ty::Error, Ty::Ent),
             Returns::Set => bound.kind.map_or(Ty::Error, Ty::Set),
+            Returns::LikeCells if bound.cells => bound.kind.map_or(Ty::Error, Ty::Set),
+            Returns::LikeCells => bound.kind.map_or(Ty::Error, Ty::Ent),
         }
     }
 

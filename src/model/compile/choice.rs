@@ -396,6 +396,7 @@ fn reads_only(op: &Op) -> bool {
             | Op::ListLen(_)
             | Op::ListIn(_)
             | Op::Adjacent(_)
+            | Op::Toward(_)
             | Op::Connected(_)
             | Op::Components(_)
             | Op::GroupsAround(_)

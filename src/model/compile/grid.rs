@@ -58,6 +58,7 @@ impl Compiler<'_> {
         let grid = self.grid_of(&t);
         if let Some(k) = grid.filter(|_| fits) {
             bound.kind = Some(k);
+            bound.cells = matches!(t, Ty::Set(_));
             return true;
         }
         if t != Ty::Error {

@@ -93,6 +93,7 @@ impl Builder {
             span: pspan,
             grid: None,
             adjacent: Vec::new(),
+            toward: Vec::new(),
             field_sets: Vec::new(),
         });
         let id = ast::Ident {
@@ -368,6 +369,7 @@ impl Builder {
             span: r.span,
             grid: None,
             adjacent: Vec::new(),
+            toward: Vec::new(),
             field_sets: Vec::new(),
         });
     }
