@@ -1,9 +1,11 @@
 //! What the model and the engine share, and the lowest layer of the crate:
-//! source spans and diagnostics, bit sets, grid geometry, the bytecode and
-//! the compiled ruleset. It imports nothing from the rest of the crate.
+//! source spans, diagnostics and their codes, bit sets, grid geometry, the
+//! bytecode and the compiled ruleset. It imports nothing from the rest of
+//! the crate.
 
 pub mod bits;
 pub mod bytecode;
+pub mod codes;
 pub mod diag;
 pub mod disasm;
 pub mod grid;
@@ -11,5 +13,6 @@ pub mod ruleset;
 pub mod span;
 pub mod symbols;
 
+pub use codes::Code;
 pub use diag::{Diagnostic, Diagnostics};
 pub use ruleset::Ruleset;
