@@ -268,6 +268,7 @@ fn a_corrupt_log_is_a_diagnostic_with_line_and_column() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(has_line_col(&stderr, "corrupt.json:"), "{stderr}");
     assert!(stderr.contains("corrupt.json:3:"), "{stderr}");
+    assert!(stderr.contains("tabula::log_syntax"), "{stderr}");
 
     // Valid JSON that is not a log.
     std::fs::write(&log, "{\"ruleset\": \"nim\", \"players\": \"two\"}").unwrap();
@@ -276,6 +277,7 @@ fn a_corrupt_log_is_a_diagnostic_with_line_and_column() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("corrupt.json:1:"), "{stderr}");
     assert!(stderr.contains("not a valid game log"), "{stderr}");
+    assert!(stderr.contains("tabula::log_invalid"), "{stderr}");
 }
 
 #[test]

@@ -3,22 +3,25 @@
 //!
 //! ```yaml
 //! # expect: unknown name `pil`
+//! # code: tabula::unknown_name
 //! # at: nim.rules:12:42
 //! # help: did you mean `pile`?
 //! ```
 //!
-//! `expect` is a substring of a diagnostic's message; the `at` and `help`
-//! lines after it (both optional) constrain that same diagnostic: `at` is its
-//! exact `file:line:col` (file relative to the case directory) and `help` a
-//! substring of its help line. Several `expect` blocks may follow each other;
-//! each must match a different diagnostic. The whole rendered report is
-//! snapshotted with insta in `tests/diagnostics/snapshots/`.
+//! `expect` is a substring of a diagnostic's message; the lines after it
+//! constrain that same diagnostic: `code` (required) is its code, `at`
+//! (optional) its exact `file:line:col` (file relative to the case
+//! directory) and `help` (optional) a substring of its help line. Several
+//! `expect` blocks may follow each other; each must match a different
+//! diagnostic. The whole rendered report is snapshotted with insta in
+//! `tests/diagnostics/snapshots/`.
 
-use tabula::model::{load, LoadError};
+use tabula::model::{load, Code, LoadError};
 
 #[derive(Debug, Default)]
 struct Expectation {
     message: String,
+    code: Option<Code>,
     at: Option<String>,
     help: Option<String>,
 }
@@ -39,6 +42,11 @@ fn header(text: &str) -> Vec<Expectation> {
                 message: value,
                 ..Default::default()
             }),
+            "code" => {
+                let code = Code::from_name(&value)
+                    .unwrap_or_else(|| panic!("`code: {value}` is not a code of src/ir/codes.rs"));
+                out.last_mut().expect("`code:` after `expect:`").code = Some(code);
+            }
             "at" => out.last_mut().expect("`at:` after `expect:`").at = Some(value),
             "help" => out.last_mut().expect("`help:` after `expect:`").help = Some(value),
             _ => {}
@@ -66,6 +74,13 @@ fn broken_rulesets_are_reported() {
             !expectations.is_empty(),
             "{case}: game.yaml has no `# expect:` header"
         );
+        for e in &expectations {
+            assert!(
+                e.code.is_some(),
+                "{case}: `# expect: {}` needs a `# code: tabula::...` line",
+                e.message
+            );
+        }
         let diags = match load(dir, &[]) {
             Ok(_) => panic!("{case}: the ruleset loaded, but it is broken"),
             Err(LoadError::NotFound { message, .. }) => {
@@ -82,6 +97,7 @@ fn broken_rulesets_are_reported() {
                 let at = at.strip_prefix(&prefix).unwrap_or(&at);
                 !used[i]
                     && d.message.contains(&e.message)
+                    && e.code == Some(d.code)
                     && e.at.as_deref().is_none_or(|want| at == want)
                     && e.help
                         .as_deref()

@@ -9,12 +9,15 @@
 //! follows the words "as its snapshot records it" must be its transcript.
 //!
 //! The builtins listed in `docs/LANGUAGE.md` (the tables of the sections
-//! Builtins and Grids) are those of the compiler's table, and the reserved
-//! words it names are those the loader reserves.
+//! Builtins and Grids) are those of the compiler's table, the reserved
+//! words it names are those the loader reserves, and the diagnostic codes
+//! of its section Diagnostics are those of `src/ir/codes.rs`, with the
+//! same summaries.
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use tabula::ir::codes::Code;
 use tabula::ir::symbols::RESERVED;
 use tabula::lang::parser::{parse_expr, parse_file, parse_stmts};
 use tabula::model::compile::builtins::{Doc, BUILTINS};
@@ -302,5 +305,28 @@ fn the_documented_reserved_words_are_the_loaders() {
     assert_eq!(
         documented, reserved,
         "docs/LANGUAGE.md (left), RESERVED (right)"
+    );
+}
+
+#[test]
+fn the_documented_codes_are_the_table_of_codes() {
+    let doc = doc();
+    let documented: BTreeSet<(String, String)> = section(&doc, "## Diagnostics")
+        .into_iter()
+        .filter(|l| l.starts_with("| `tabula::"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let name = cells[1].trim_matches('`');
+            (name.to_string(), cells[2].to_string())
+        })
+        .collect();
+    let table: BTreeSet<(String, String)> = Code::ALL
+        .iter()
+        .map(|c| (c.to_string(), c.summary().to_string()))
+        .collect();
+    assert_eq!(
+        documented, table,
+        "the codes (and summaries) listed under `## Diagnostics` in docs/LANGUAGE.md (left) \
+         differ from the table of src/ir/codes.rs (right)"
     );
 }

@@ -67,7 +67,12 @@ fn a_variant_overlays_parameters_and_an_unknown_variant_is_refused() {
     let names: Vec<String> = legal_names(&mut g);
     assert_eq!(names, ["1", "2", "3", "4"]);
     match tabula::model::load(&dir, &["bgi".to_string()]) {
-        Err(tabula::model::LoadError::NotFound { message, help }) => {
+        Err(tabula::model::LoadError::NotFound {
+            code,
+            message,
+            help,
+        }) => {
+            assert_eq!(code, tabula::model::Code::UnknownVariant);
             assert!(message.contains("unknown variant `bgi`"), "{message}");
             assert!(help.contains("did you mean `big`?"), "{help}");
         }
@@ -95,6 +100,7 @@ fn a_variant_removes_items_and_a_bad_removal_is_reported() {
                 "{text}"
             );
             assert!(text.contains("bad-remove.yaml:3:12"), "{text}");
+            assert_eq!(d.items[0].code, tabula::model::Code::UnknownItem);
             assert!(text.contains("did you mean `blue`?"), "{text}");
         }
         other => panic!("expected a diagnostic, got {:?}", other.map(|r| r.name)),
@@ -518,6 +524,12 @@ fn a_legal_before_a_requirement_is_caught_when_checked_and_when_played() {
     );
     let report = g.report(&r);
     assert!(report.contains("false-legal.rules:9:9"), "{report}");
+    // The report shows the code of the error's kind.
+    assert!(report.contains("tabula::broken_legal"), "{report}");
+    assert_eq!(
+        ErrorKind::BrokenLegal.code().to_string(),
+        "tabula::broken_legal"
+    );
     // Unchecked: the false option is offered, and applying it reports the
     // broken promise and leaves the state as it was.
     let mut g = Game::new(nim_variant("false-legal", false), 2, 0).unwrap();

@@ -6,6 +6,7 @@ use miette::{LabeledSpan, NamedSource, SourceSpan};
 
 use super::{eprint_error, eprint_report, load_named, seat_names, CmdResult, Failed};
 use crate::engine::{ApplyError, Game, GameLog};
+use crate::ir::codes::Code;
 
 /// The byte offset of a 1-based line and column in `text`.
 fn offset_of(text: &str, line: usize, col: usize) -> usize {
@@ -41,15 +42,16 @@ fn log_diagnostic(path: &Path, text: &str, e: &serde_json::Error) -> miette::Rep
         start
     };
     let len = usize::from(start < text.len());
-    let what = match e.classify() {
-        serde_json::error::Category::Data => "not a valid game log",
-        serde_json::error::Category::Eof => "the log ends too early",
-        _ => "not valid JSON",
+    let (code, what) = match e.classify() {
+        serde_json::error::Category::Data => (Code::LogInvalid, "not a valid game log"),
+        serde_json::error::Category::Eof => (Code::LogSyntax, "the log ends too early"),
+        _ => (Code::LogSyntax, "not valid JSON"),
     };
     let diag = miette::MietteDiagnostic::new(format!(
         "{}:{line}:{col}: {what}: {message}",
         path.display()
     ))
+    .with_code(code.to_string())
     .with_labels(vec![LabeledSpan::new_primary_with_span(
         Some(message.clone()),
         SourceSpan::new(start.into(), len),

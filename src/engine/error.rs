@@ -1,6 +1,7 @@
 //! Errors of a game being played: the mistakes in the rules that only
 //! show when played, and why a decision was not applied.
 
+use crate::ir::codes::Code;
 use crate::ir::span::Span;
 
 /// What kind of mistake a runtime error is: callers and tests match on
@@ -37,6 +38,28 @@ pub enum ErrorKind {
     NotReplayable,
     /// The engine met code the compiler should not have produced.
     Internal,
+}
+
+impl ErrorKind {
+    /// The diagnostic code a report of this kind of error shows.
+    pub fn code(self) -> Code {
+        match self {
+            ErrorKind::OutOfRange => Code::OutOfRange,
+            ErrorKind::NoneUsed => Code::NoneUsed,
+            ErrorKind::DivisionByZero => Code::DivisionByZero,
+            ErrorKind::BadValue => Code::RefusedValue,
+            ErrorKind::LimitReached => Code::LimitReached,
+            ErrorKind::RequirementFailed => Code::RequirementFailed,
+            ErrorKind::DecisionInValue => Code::DecisionInValue,
+            ErrorKind::DeadEnd => Code::DeadEnd,
+            // The same mistake as two named arms offering one option,
+            // found while playing.
+            ErrorKind::NameClash => Code::DuplicateOption,
+            ErrorKind::BrokenLegal => Code::BrokenLegal,
+            ErrorKind::NotReplayable => Code::NotReplayable,
+            ErrorKind::Internal => Code::Internal,
+        }
+    }
 }
 
 /// A runtime error: a mistake in the rules that only shows when played.

@@ -92,12 +92,12 @@ pub fn report(rules: &Ruleset, e: &RuntimeError) -> String {
     };
     if (e.span.file as usize) < rules.sources.len() {
         d.push(
-            Diagnostic::new(e.span, e.message.clone())
+            Diagnostic::new(e.kind.code(), e.span, e.message.clone())
                 .label("while running this")
                 .help("this is a mistake in the rules files: fix the code shown"),
         );
         d.render_plain()
     } else {
-        format!("rules error: {}\n", e.message)
+        format!("rules error: {} [{}]\n", e.message, e.kind.code())
     }
 }

@@ -1,13 +1,16 @@
-//! Diagnostics: every mistake found in a load, rendered by miette with the
-//! file, line, column, a caret under the culprit and a help line.
+//! Diagnostics: every mistake found in a load, rendered by miette with its
+//! code, the file, line, column, a caret under the culprit and a help line.
 
 use miette::{LabeledSpan, NamedSource, SourceSpan};
 
+use crate::ir::codes::Code;
 use crate::ir::span::{SourceMap, Span};
 
 /// One mistake in a rules file, YAML file, scenario or log.
 #[derive(Debug, Clone)]
 pub struct Diagnostic {
+    /// The class of the mistake (stable, unlike the message's wording).
+    pub code: Code,
     /// What is wrong, in one sentence.
     pub message: String,
     /// Where.
@@ -21,9 +24,10 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// A diagnostic at a span.
-    pub fn new(span: Span, message: impl Into<String>) -> Diagnostic {
+    /// A diagnostic of class `code` at a span.
+    pub fn new(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
+            code,
             message: message.into(),
             span,
             label: "here".into(),
@@ -116,11 +120,18 @@ impl Diagnostics {
         out
     }
 
-    /// One line per diagnostic: `file:line:col: message`.
+    /// One line per diagnostic: `file:line:col: message [tabula::code]`.
     pub fn summary_lines(&self) -> Vec<String> {
         self.items
             .iter()
-            .map(|d| format!("{}: {}", self.sources.locate(d.span), d.message))
+            .map(|d| {
+                format!(
+                    "{}: {} [{}]",
+                    self.sources.locate(d.span),
+                    d.message,
+                    d.code
+                )
+            })
             .collect()
     }
 }
@@ -159,6 +170,7 @@ fn render_one(sources: &SourceMap, d: &Diagnostic) -> miette::Report {
     }
     let mut diag =
         miette::MietteDiagnostic::new(format!("{}: {}", sources.locate(d.span), d.message))
+            .with_code(d.code.to_string())
             .with_labels(labels);
     let help = match (&d.help, extra.is_empty()) {
         (Some(h), true) => Some(h.clone()),
@@ -171,4 +183,28 @@ fn render_one(sources: &SourceMap, d: &Diagnostic) -> miette::Report {
     }
     miette::Report::new(diag)
         .with_source_code(NamedSource::new(file.name.clone(), file.text.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_code_is_in_the_summary_and_in_the_rendered_report() {
+        let mut d = Diagnostics::default();
+        let file = d
+            .sources
+            .add("x.rules", "var x: int;\nfn f() -> int = y;\n");
+        d.push(Diagnostic::new(
+            Code::UnknownName,
+            Span::new(file, 28, 29),
+            "unknown name `y`",
+        ));
+        assert_eq!(
+            d.summary_lines(),
+            ["x.rules:2:17: unknown name `y` [tabula::unknown_name]"]
+        );
+        let rendered = d.render_plain();
+        assert!(rendered.starts_with("tabula::unknown_name\n"), "{rendered}");
+    }
 }

@@ -1,10 +1,12 @@
 //! What the model and the engine share, and the lowest layer of the crate:
-//! source spans and diagnostics, bit sets, grid geometry, the bytecode and
-//! the compiled ruleset. It imports nothing from the rest of the crate.
+//! source spans, diagnostics and their codes, bit sets, grid geometry, the
+//! bytecode and the compiled ruleset. It imports nothing from the rest of
+//! the crate.
 
 pub mod bits;
 pub mod bytecode;
 pub mod cells;
+pub mod codes;
 pub mod diag;
 pub mod disasm;
 pub mod grid;
@@ -13,5 +15,6 @@ pub mod span;
 pub mod symbols;
 pub mod types;
 
+pub use codes::Code;
 pub use diag::{Diagnostic, Diagnostics};
 pub use ruleset::Ruleset;

@@ -5,6 +5,7 @@ pub mod compile;
 pub mod load;
 pub mod snippet;
 
+pub use crate::ir::codes::Code;
 pub use crate::ir::diag::{Diagnostic, Diagnostics};
 pub use crate::ir::ruleset::Ruleset;
 /// YAML with its places, for the tools that read YAML files of their own.

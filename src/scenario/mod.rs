@@ -17,6 +17,7 @@ use std::sync::Arc;
 use marked_yaml::Node;
 
 use crate::engine::{ApplyError, Game};
+use crate::ir::codes::Code;
 use crate::ir::diag::{Diagnostic, Diagnostics};
 use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
 use crate::ir::span::Span;
@@ -59,9 +60,9 @@ impl Ctx {
         node_span(self.file, &self.text, n.span())
     }
 
-    fn fail(&mut self, span: Span, msg: impl Into<String>, help: impl Into<String>) {
+    fn fail(&mut self, code: Code, span: Span, msg: impl Into<String>, help: impl Into<String>) {
         self.fails
-            .push(Diagnostic::new(span, msg).help(help.into()));
+            .push(Diagnostic::new(code, span, msg).help(help.into()));
     }
 
     /// Offset map for a snippet written in the scenario file.
@@ -360,8 +361,12 @@ fn eval_expr(cx: &mut Ctx, game: &mut Game, node: &Node, src: &str) -> Option<(S
         }
         Err(e) => {
             cx.fails.push(
-                Diagnostic::new(cx.span(node), format!("cannot evaluate: {}", e.message))
-                    .help("check the expression"),
+                Diagnostic::new(
+                    e.kind.code(),
+                    cx.span(node),
+                    format!("cannot evaluate: {}", e.message),
+                )
+                .help("check the expression"),
             );
             None
         }
@@ -373,7 +378,7 @@ fn eval_expr(cx: &mut Ctx, game: &mut Game, node: &Node, src: &str) -> Option<(S
 fn run_step(cx: &mut Ctx, game: &mut Game, step: &Node, out: &mut Outcome) {
     let Some(m) = step.as_mapping() else {
         let sp = cx.span(step);
-        cx.fail(sp, "a step must be a mapping", "write `- do: name`, `- refuse: name`, `- expect: {...}`, `- check: expr` or `- options: [...]`");
+        cx.fail(Code::BadValue, sp, "a step must be a mapping", "write `- do: name`, `- refuse: name`, `- expect: {...}`, `- check: expr` or `- options: [...]`");
         return;
     };
     let mut step_diags = Diagnostics::default();
@@ -421,6 +426,7 @@ fn step_do(cx: &mut Ctx, game: &mut Game, n: &Node, out: &mut Outcome) {
         Err(e) => {
             let sp = cx.span(n);
             cx.fail(
+                e.kind().map_or(Code::ScenarioRefused, |k| k.code()),
                 sp,
                 format!("decision `{name}` failed: {e}"),
                 "the scenario's decisions must be legal in order",
@@ -444,6 +450,7 @@ fn step_refuse(
     match game.legal() {
         Ok(legal) if legal.iter().any(|d| *d.name == *name) => {
             cx.fail(
+                Code::ScenarioNotRefused,
                 sp,
                 format!("`{name}` should be refused, but it is legal"),
                 "the rules allow it: fix the rules or the scenario",
@@ -459,6 +466,7 @@ fn step_refuse(
             if let Some(b) = &because {
                 if !reason.contains(b.as_str()) {
                     cx.fail(
+                        Code::ScenarioWrongReason,
                         sp,
                         format!("`{name}` is refused because \"{reason}\", not \"{b}\""),
                         "adjust `because:`",
@@ -468,6 +476,7 @@ fn step_refuse(
             out.transcript.push(format!("refused {name}: {reason}"));
         }
         Err(e) => cx.fail(
+            e.kind().map_or(Code::ScenarioNotRefused, |k| k.code()),
             sp,
             format!("no decision to refuse: {e}"),
             "check the steps before",
@@ -492,6 +501,7 @@ fn step_options(cx: &mut Ctx, game: &mut Game, n: &Node, out: &mut Outcome) {
     if w != got {
         let sp = cx.span(n);
         cx.fail(
+            Code::ScenarioWrongOptions,
             sp,
             format!(
                 "legal decisions are [{}], expected [{}]",
@@ -524,6 +534,7 @@ fn step_expect(
         } else {
             let sp = cx.span(&key_node);
             cx.fail(
+                Code::ScenarioWrongValue,
                 sp,
                 format!("`{src}` is {got}, expected {want}"),
                 "the rules and the scenario disagree",
@@ -542,6 +553,7 @@ fn step_check(cx: &mut Ctx, game: &mut Game, n: &Node, out: &mut Outcome) {
         if ty != Ty::Bool && ty != Ty::Error {
             let sp = cx.span(n);
             cx.fail(
+                Code::TypeMismatch,
                 sp,
                 "`check:` needs a true/false expression",
                 "use `expect:` for values",
@@ -549,6 +561,7 @@ fn step_check(cx: &mut Ctx, game: &mut Game, n: &Node, out: &mut Outcome) {
         } else if got != "true" {
             let sp = cx.span(n);
             cx.fail(
+                Code::ScenarioWrongValue,
                 sp,
                 format!("`{src}` does not hold"),
                 "the rules and the scenario disagree",

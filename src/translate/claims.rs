@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use marked_yaml::Spanned;
 use serde::Deserialize;
 
+use crate::ir::codes::Code;
 use crate::ir::diag::{Diagnostic, Diagnostics};
 use crate::ir::span::Span;
 use crate::model::data::{self, node_span};
@@ -229,6 +230,7 @@ impl I18n {
             if !matches!(e.as_str(), "contradicted" | "not_found") {
                 diags.push(
                     Diagnostic::new(
+                        Code::TranslateBadClaim,
                         self.span(file, e),
                         format!("unknown expectation `{}`", e.as_str()),
                     )
@@ -236,14 +238,19 @@ impl I18n {
                 );
             } else if c.reason.is_none() {
                 diags.push(
-                    Diagnostic::new(self.span(file, e), "an expected finding needs a reason")
-                        .help("add `reason:` with one line on why the rulebook differs"),
+                    Diagnostic::new(
+                        Code::TranslateBadClaim,
+                        self.span(file, e),
+                        "an expected finding needs a reason",
+                    )
+                    .help("add `reason:` with one line on why the rulebook differs"),
                 );
             }
         }
         if c.stated.is_some() && c.expect.as_ref().map(|e| e.as_str()) != Some("contradicted") {
             diags.push(
                 Diagnostic::new(
+                    Code::TranslateBadClaim,
                     self.span(file, &c.at),
                     "`stated:` is for an expected contradiction",
                 )
@@ -252,13 +259,14 @@ impl I18n {
         }
         if !c.recorded().is_empty() && c.note.is_none() {
             diags.push(
-                Diagnostic::new(self.span(file, &c.at), "recorded values need a `note:`")
+                Diagnostic::new(Code::TranslateBadClaim, self.span(file, &c.at), "recorded values need a `note:`")
                     .help("a value recorded in the language file is for numbers that state no rule fact; say why in `note:`, or write the fact as `ref:`"),
             );
         }
         if !c.recorded().is_empty() && !c.facts().is_empty() {
             diags.push(
                 Diagnostic::new(
+                    Code::TranslateBadClaim,
                     self.span(file, &c.at),
                     "a claim has either rule facts or recorded values",
                 )
@@ -272,6 +280,7 @@ impl I18n {
         if !c.recorded().is_empty() && c.recorded().len() != holes {
             diags.push(
                 Diagnostic::new(
+                    Code::TranslateBadClaim,
                     self.span(file, &c.at),
                     format!(
                         "{} recorded value(s) for {holes} `#` in the anchor",
@@ -283,7 +292,7 @@ impl I18n {
         }
         if c.facts().is_empty() && c.note.is_none() {
             diags.push(
-                Diagnostic::new(self.span(file, &c.at), "a claim needs `ref:`, `refs:` or `note:`")
+                Diagnostic::new(Code::TranslateBadClaim, self.span(file, &c.at), "a claim needs `ref:`, `refs:` or `note:`")
                     .help("name the rule fact the passage states (`ref: feed_cost`), or say why its numbers are not rules (`note: ...`)"),
             );
         }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::engine::state::State;
 use crate::engine::Game;
+use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::ir::ruleset::{Ruleset, Ty};
 use crate::ir::span::Span;
@@ -90,7 +91,7 @@ impl Evaluator {
         }
         let map = move |o: usize| at + o;
         let parsed = parser::parse_expr(file, expr, &map).map_err(|e| {
-            vec![Diagnostic::new(e.span, format!("invalid reference: expected {}, found {}", e.expected.join(" or "), e.found))
+            vec![Diagnostic::new(Code::SyntaxError, e.span, format!("invalid reference: expected {}, found {}", e.expected.join(" or "), e.found))
                 .help("a reference is an expression of the rules language (docs/LANGUAGE.md), e.g. `feed_cost` or `farm_all.cost[wood]`")]
         });
         let r = parsed.and_then(|e| self.eval_parsed(&e, players, file, at, expr));
@@ -109,13 +110,18 @@ impl Evaluator {
         let span = Span::new(file, at, at + expr.len());
         let (f, ty) = snippet::add_expr(&mut self.rules, e)?;
         if !matches!(ty, Ty::Int | Ty::Bool) {
-            return Err(vec![Diagnostic::new(span, "a reference must be a number")
-                .help(
-                    "refer to an integer: a parameter, a field, a table entry, a count",
-                )]);
+            return Err(vec![Diagnostic::new(
+                Code::TypeMismatch,
+                span,
+                "a reference must be a number",
+            )
+            .help(
+                "refer to an integer: a parameter, a field, a table entry, a count",
+            )]);
         }
         if !(self.rules.min_players..=self.rules.max_players).contains(&players) {
             return Err(vec![Diagnostic::new(
+                Code::BadPlayerCount,
                 span,
                 format!("the ruleset is not for {players} players"),
             )
@@ -127,6 +133,7 @@ impl Evaluator {
         if !self.states.contains_key(&players) {
             let st = Game::initial_state(&self.rules, players, 1).map_err(|e| {
                 vec![Diagnostic::new(
+                    e.kind().map_or(Code::Internal, |k| k.code()),
                     span,
                     format!("cannot set up the game: {e}"),
                 )]
@@ -137,10 +144,12 @@ impl Evaluator {
         crate::engine::vm::eval(&self.rules, st, f, Vec::new())
             .map(|v| v.int())
             .map_err(|e| {
-                vec![
-                    Diagnostic::new(span, format!("cannot evaluate: {}", e.message))
-                        .help("the reference is evaluated on the initial state of the game"),
-                ]
+                vec![Diagnostic::new(
+                    e.kind.code(),
+                    span,
+                    format!("cannot evaluate: {}", e.message),
+                )
+                .help("the reference is evaluated on the initial state of the game")]
             })
     }
 }

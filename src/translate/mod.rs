@@ -135,7 +135,7 @@ impl RunError {
 
 fn load_rules(dir: &Path, variants: &[String]) -> Result<crate::model::Ruleset, RunError> {
     load(dir, variants).map_err(|e| match e {
-        LoadError::NotFound { message, help } => RunError::NoRuleset { message, help },
+        LoadError::NotFound { message, help, .. } => RunError::NoRuleset { message, help },
         LoadError::Invalid(d) => RunError::Diags(d),
     })
 }

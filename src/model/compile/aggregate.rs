@@ -2,6 +2,7 @@
 //! `argmax`, `argmin`.
 
 use crate::ir::bytecode::{BinaryOp, Builtin, Op};
+use crate::ir::codes::Code;
 use crate::ir::ruleset::Ty;
 use crate::ir::span::Span;
 use crate::lang::ast::{Aggregate, Binder, Expr, ExprKind, Source};
@@ -48,6 +49,7 @@ impl Compiler<'_> {
         };
         if needs_body && body.is_none() {
             return self.err(
+                Code::BadAggregate,
                 sp,
                 "this aggregate needs a value after `:`",
                 "write e.g. sum(x in S: value(x))",
@@ -55,6 +57,7 @@ impl Compiler<'_> {
         }
         if !needs_body && body.is_some() {
             self.err(
+                Code::BadAggregate,
                 sp,
                 "`count` takes no value",
                 "write count(x in S where condition)",
@@ -77,6 +80,7 @@ impl Compiler<'_> {
                 Ty::Ent(k) => Ty::Set(k),
                 Ty::Error => Ty::Error,
                 other => self.err(
+                    Code::TypeMismatch,
                     sp,
                     format!("argmax/argmin range over items, not {}", self.tn(&other)),
                     "range over a kind or a set",

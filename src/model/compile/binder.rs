@@ -3,6 +3,7 @@
 //! builders.
 
 use crate::ir::bytecode::{BinaryOp, Builtin, KindId, Op};
+use crate::ir::codes::Code;
 use crate::ir::ruleset::Ty;
 use crate::ir::span::Span;
 use crate::ir::symbols::Global;
@@ -216,6 +217,7 @@ impl Compiler<'_> {
             Ty::Error => ANY_KIND,
             other => {
                 self.err(
+                    Code::TypeMismatch,
                     e.span,
                     format!("cannot range over {}", self.tn(&other)),
                     "range over a kind, a set, a list or `lo..hi`",
@@ -264,6 +266,7 @@ impl Compiler<'_> {
             Ty::Ent(k) => Ty::Set(k),
             Ty::Error => Ty::Error,
             other => self.err(
+                Code::TypeMismatch,
                 sp,
                 format!("a set holds items, not {}", self.tn(&other)),
                 "range over a kind or a set",

@@ -7,6 +7,7 @@
 //! documentation.
 
 use crate::ir::bytecode::{Builtin, KindId, Op, VarId};
+use crate::ir::codes::Code;
 use crate::ir::diag::{Diagnostic, Diagnostics};
 use crate::ir::ruleset::PLAYER;
 use crate::ir::symbols::RESERVED;
@@ -430,8 +431,12 @@ pub fn check_reserved(diags: &mut Diagnostics, name: &Ident) {
     let n = name.name.as_str();
     if (RESERVED.contains(&n) || find(n).is_some()) && n != "main" {
         diags.push(
-            Diagnostic::new(name.span, format!("`{}` is a builtin name", name.name))
-                .help("choose another name"),
+            Diagnostic::new(
+                Code::ReservedName,
+                name.span,
+                format!("`{}` is a builtin name", name.name),
+            )
+            .help("choose another name"),
         );
     }
 }

@@ -3,6 +3,7 @@
 //! functions being inlined.
 
 use crate::ir::bytecode::{KindId, Op, VarId};
+use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostics;
 use crate::ir::ruleset::{Ty, PLAYER};
 use crate::ir::span::Span;
@@ -61,7 +62,7 @@ impl Compiler<'_> {
         };
         if !f.is_proc {
             if let Some((msg, help)) = def.effect.in_function(def.name) {
-                self.err(sp, msg, help);
+                self.err(Code::ImpureFunction, sp, msg, help);
             }
         }
         for (a, p) in args.iter().zip(def.params) {
@@ -79,7 +80,8 @@ impl Compiler<'_> {
     fn builtin_shape(&mut self, def: &BuiltinDef, args: &[Expr], sp: Span) -> Option<Bound> {
         let (most, least) = (def.params.len(), def.params.len() - def.optional);
         if args.len() < least || args.len() > most {
-            self.shape_mistake(def, args.len().clamp(least, most), args.len(), sp);
+            let want = args.len().clamp(least, most);
+            self.shape_mistake(Code::WrongArgumentCount, def, want, args.len(), sp);
             return None;
         }
         let mut bound = Bound::default();
@@ -103,25 +105,28 @@ impl Compiler<'_> {
                 _ => true,
             };
             if !ok {
-                self.shape_mistake(def, most, args.len(), sp);
+                self.shape_mistake(Code::TypeMismatch, def, most, args.len(), sp);
                 return None;
             }
         }
         Some(bound)
     }
 
-    /// Reports a call of the wrong shape (`want` arguments expected).
-    fn shape_mistake(&mut self, def: &BuiltinDef, want: usize, given: usize, sp: Span) {
+    /// Reports a call of the wrong shape (`want` arguments expected): a
+    /// mistake of class `code`, of the count or of a named argument.
+    fn shape_mistake(&mut self, code: Code, def: &BuiltinDef, want: usize, given: usize, sp: Span) {
         let n = def.name;
         let s = if want == 1 { "" } else { "s" };
         match (def.mistake, def.doc) {
-            (Mistake::Usage(msg), _) => self.err(sp, msg, def.help),
+            (Mistake::Usage(msg), _) => self.err(code, sp, msg, def.help),
             (Mistake::Count, Doc::Builtins) => self.err(
+                code,
                 sp,
                 format!("`{n}` takes {want} argument{s}, but {given} given"),
                 "see the list of builtins in docs/LANGUAGE.md",
             ),
             (Mistake::Count, Doc::Grids) => self.err(
+                code,
                 sp,
                 format!("`{n}` takes {want} argument{s}"),
                 "see Grids in docs/LANGUAGE.md",
@@ -192,6 +197,7 @@ impl Compiler<'_> {
                 Ty::Error => {}
                 other => {
                     self.err(
+                        Code::TypeMismatch,
                         a.span,
                         format!(
                             "this argument must be a set, but this is {}",
@@ -205,6 +211,7 @@ impl Compiler<'_> {
             ParamTy::AnyItem => {
                 if !matches!(t, Ty::Ent(_) | Ty::Error) {
                     self.err(
+                        Code::TypeMismatch,
                         a.span,
                         format!("`{}` takes an item, not {}", def.name, self.tn(t)),
                         def.help,
@@ -220,6 +227,7 @@ impl Compiler<'_> {
     fn check_item(&mut self, p: &Param, a: &Expr, t: &Ty, bound: &mut Bound) {
         if !matches!(t, Ty::Ent(_) | Ty::Error | Ty::NoneTy) {
             self.err(
+                Code::TypeMismatch,
                 a.span,
                 format!("this argument must be an item, but this is {}", self.tn(t)),
                 "pass an item of the set's kind",
@@ -287,6 +295,7 @@ impl Compiler<'_> {
             Some(Global::Func(fid)) => *fid,
             Some(_) => {
                 return self.err(
+                    Code::MisusedName,
                     name.span,
                     format!("`{n}` is not a function or procedure"),
                     "only `fn` and `proc` can be called",
@@ -297,6 +306,7 @@ impl Compiler<'_> {
         let sig = self.sigs[fid as usize].clone();
         if sig.is_proc && !f.is_proc {
             self.err(
+                Code::ImpureFunction,
                 sp,
                 format!("a function cannot call the procedure `{n}`"),
                 "make the caller a `proc`, or the callee a `fn`",
@@ -309,6 +319,7 @@ impl Compiler<'_> {
                 .map(|(p, t)| format!("{p}: {}", self.tn(t)))
                 .collect();
             return self.err(
+                Code::WrongArgumentCount,
                 sp,
                 format!(
                     "`{n}` takes {} argument{}, but {} given",

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use crate::ir::bytecode::{BinaryOp, KindId, Op};
+use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::ir::ruleset::{ArmDef, ChoiceDef, Kind, LightArm, Ty, PLAYER};
 use crate::ir::span::Span;
@@ -22,7 +23,12 @@ impl Compiler<'_> {
     /// `choose "prompt" by p { arms }`.
     pub(super) fn choose(&mut self, f: &mut FnCtx, ch: &Choose, sp: Span) {
         if !f.is_proc {
-            self.err(sp, "a function cannot ask for a decision", "use a `proc`");
+            self.err(
+                Code::ImpureFunction,
+                sp,
+                "a function cannot ask for a decision",
+                "use a `proc`",
+            );
         }
         let who = f.temp();
         let t = self.expr(f, &ch.by);
@@ -84,6 +90,7 @@ impl Compiler<'_> {
             let first = *first;
             self.diags.push(
                 Diagnostic::new(
+                    Code::DuplicateOption,
                     name.span,
                     format!("option `{}` is offered twice", name.name),
                 )

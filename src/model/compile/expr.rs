@@ -3,6 +3,7 @@
 //! their own files.
 
 use crate::ir::bytecode::{KindId, Op};
+use crate::ir::codes::Code;
 use crate::ir::diag::{did_you_mean, Diagnostic};
 use crate::ir::ruleset::{Ty, PLAYER};
 use crate::ir::span::Span;
@@ -67,6 +68,7 @@ impl Compiler<'_> {
         let t = unify(&ta, &tb);
         if t.is_none() {
             self.err(
+                Code::TypeMismatch,
                 sp,
                 format!(
                     "the two branches differ: {} and {}",
@@ -88,6 +90,7 @@ impl Compiler<'_> {
                 Ty::Ent(k) => {
                     if kind.is_some_and(|k0| k0 != k) {
                         self.err(
+                            Code::TypeMismatch,
                             it.span,
                             "a set holds items of one kind",
                             "split it into two sets",
@@ -98,6 +101,7 @@ impl Compiler<'_> {
                 Ty::Error => {}
                 other => {
                     self.err(
+                        Code::TypeMismatch,
                         it.span,
                         format!("a set holds items, not {}", self.tn(&other)),
                         "use items of a kind",
@@ -136,6 +140,7 @@ impl Compiler<'_> {
                     .map(|k| format!("`{}.{}`", self.kinds[*k as usize].name, id.name))
                     .collect();
                 self.err(
+                    Code::AmbiguousName,
                     sp,
                     format!("`{}` names items of several kinds", id.name),
                     format!("write {}", names.join(" or ")),
@@ -158,6 +163,7 @@ impl Compiler<'_> {
             ty
         } else {
             self.err(
+                Code::WrongIndexCount,
                 id.span,
                 format!("parameter `{}` is a table: index it", id.name),
                 format!("write {}[key]", id.name),
@@ -173,6 +179,7 @@ impl Compiler<'_> {
             let hint = index_hint(self.kinds, &vd.dims);
             let n = vd.dims.len();
             return self.err(
+                Code::WrongIndexCount,
                 id.span,
                 format!(
                     "`{}` needs {} ind{}",
@@ -210,6 +217,7 @@ impl Compiler<'_> {
             Ty::Proc
         } else {
             self.err(
+                Code::MisusedName,
                 id.span,
                 format!("`{}` is a function: call it", id.name),
                 format!("write {}(...)", id.name),
@@ -232,6 +240,7 @@ impl Compiler<'_> {
             Ty::Error => return Ty::Error,
             other => {
                 return self.err(
+                    Code::TypeMismatch,
                     base.span,
                     format!("{} has no fields", self.tn(&other)),
                     "fields belong to items of a kind",
@@ -248,6 +257,7 @@ impl Compiler<'_> {
             ty
         } else {
             self.err(
+                Code::WrongIndexCount,
                 sp,
                 format!("field `{}` is a table: index it", field.name),
                 format!("write ….{}[key]", field.name),
@@ -269,6 +279,7 @@ impl Compiler<'_> {
                         format!("the items of `{}` are listed in its YAML file", kind.name)
                     });
                 self.err(
+                    Code::UnknownItem,
                     item.span,
                     format!("`{}` has no item `{}`", kind.name, item.name),
                     help,
@@ -289,6 +300,7 @@ impl Compiler<'_> {
         });
         self.diags.push(
             Diagnostic::new(
+                Code::UnknownField,
                 field.span,
                 format!("`{}` has no field `{}`", kind.name, field.name),
             )
@@ -319,6 +331,7 @@ impl Compiler<'_> {
             _ => {}
         }
         self.err(
+            Code::NotIndexable,
             base.span,
             "only state variables, parameters and table fields can be indexed",
             "index a `var`, a `params:` table or a field like `b.cost[wood]`",
@@ -342,6 +355,7 @@ impl Compiler<'_> {
                 return self.table_index(f, &ty, idx, sp, Op::FieldIndex(k, i as u16));
             }
             return self.err(
+                Code::UnknownField,
                 field.span,
                 format!("`{}` has no field `{}`", kind.name, field.name),
                 "check the kind's `fields:`",
@@ -349,6 +363,7 @@ impl Compiler<'_> {
         }
         if bt != Ty::Error {
             self.err(
+                Code::TypeMismatch,
                 inner.span,
                 format!("{} has no fields", self.tn(&bt)),
                 "fields belong to items of a kind",
@@ -365,6 +380,7 @@ impl Compiler<'_> {
             Ty::Error => return Ty::Error,
             other => {
                 return self.err(
+                    Code::NotIndexable,
                     sp,
                     format!("{} cannot be indexed", self.tn(other)),
                     "only tables and arrays take `[key]`",
@@ -372,7 +388,12 @@ impl Compiler<'_> {
             }
         };
         if idx.len() != 1 {
-            return self.err(sp, "a table takes one key", "write table[key]");
+            return self.err(
+                Code::WrongIndexCount,
+                sp,
+                "a table takes one key",
+                "write table[key]",
+            );
         }
         let got = self.expr(f, &idx[0]);
         self.expect(&key, &got, idx[0].span, "the key");
@@ -387,6 +408,7 @@ impl Compiler<'_> {
         let name = vd.name.clone();
         if idx.len() != dims.len() {
             self.err(
+                Code::WrongIndexCount,
                 span,
                 format!(
                     "`{name}` has {} ind{}, but {} given",
@@ -413,6 +435,7 @@ impl Compiler<'_> {
     pub(super) fn list_place(&mut self, f: &mut FnCtx, e: &Expr) -> Option<(u32, KindId)> {
         let not_a_list = |c: &mut Self| {
             c.err(
+                Code::TypeMismatch,
                 e.span,
                 "expected a list variable",
                 "lists are state variables declared `var x: list<kind>`",
@@ -434,6 +457,7 @@ impl Compiler<'_> {
                     Some((v, k))
                 } else {
                     self.err(
+                        Code::TypeMismatch,
                         e.span,
                         format!("`{}` is not a list", id.name),
                         "declare it `var x: list<kind>`",
@@ -447,6 +471,7 @@ impl Compiler<'_> {
             }
             _ => {
                 self.err(
+                    Code::TypeMismatch,
                     e.span,
                     format!("`{}` is not a list variable", id.name),
                     "lists are state variables declared `var x: list<kind>`",
@@ -471,9 +496,13 @@ impl Compiler<'_> {
             "declare it with `var`, `fn`, `proc`, or under `kinds:`/`params:` in a YAML file".into()
         });
         self.diags.push(
-            Diagnostic::new(id.span, format!("unknown name `{}`", id.name))
-                .label("not defined")
-                .help(help),
+            Diagnostic::new(
+                Code::UnknownName,
+                id.span,
+                format!("unknown name `{}`", id.name),
+            )
+            .label("not defined")
+            .help(help),
         );
         Ty::Error
     }
@@ -514,6 +543,7 @@ impl Compiler<'_> {
             (Ty::Error, _) | (_, Ty::Error) | (Ty::NoneTy, Ty::Set(_)) => {}
             _ => {
                 self.err(
+                    Code::BadOperands,
                     sp,
                     format!(
                         "`in` needs an item and a set of its kind, not {} and {}",
@@ -534,12 +564,14 @@ impl Compiler<'_> {
         let tb = self.expr(f, b);
         if unify(&ta, &tb).is_none() {
             self.err(
+                Code::BadOperands,
                 sp,
                 format!("cannot compare {} with {}", self.tn(&ta), self.tn(&tb)),
                 "compare values of the same type",
             );
         } else if ta == Ty::Text || tb == Ty::Text {
             self.err(
+                Code::BadOperands,
                 sp,
                 "texts are for display and cannot be compared",
                 "compare items or numbers instead",
@@ -559,6 +591,7 @@ impl Compiler<'_> {
         ) || matches!((&ta, &tb), (Ty::Ent(x), Ty::Ent(y)) if x == y);
         if !ok {
             self.err(
+                Code::BadOperands,
                 sp,
                 format!("cannot order {} and {}", self.tn(&ta), self.tn(&tb)),
                 "compare two ints (or two items of one kind)",
@@ -580,13 +613,19 @@ impl Compiler<'_> {
                     Ty::Set(*y)
                 } else {
                     if *y != ANY_KIND && x != y {
-                        self.err(sp, "sets of different kinds", "combine sets of one kind");
+                        self.err(
+                            Code::BadOperands,
+                            sp,
+                            "sets of different kinds",
+                            "combine sets of one kind",
+                        );
                     }
                     Ty::Set(*x)
                 }
             }
             (Ty::Error, _) | (_, Ty::Error) => Ty::Error,
             _ => self.err(
+                Code::BadOperands,
                 sp,
                 format!(
                     "cannot apply `{}` to {} and {}",

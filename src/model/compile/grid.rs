@@ -3,6 +3,7 @@
 //! set of cells, or the grid kind itself.
 
 use crate::ir::bytecode::KindId;
+use crate::ir::codes::Code;
 use crate::ir::ruleset::Ty;
 use crate::ir::symbols::Global;
 use crate::lang::ast::{Expr, ExprKind};
@@ -30,6 +31,7 @@ impl Compiler<'_> {
             }
             None => {
                 self.err(
+                    Code::TypeMismatch,
                     a.span,
                     format!("`{}` takes a grid kind first", def.name),
                     def.help,
@@ -75,6 +77,7 @@ impl Compiler<'_> {
                 _ => "a cell",
             };
             self.err(
+                Code::TypeMismatch,
                 a.span,
                 format!(
                     "`{}` needs {wanted} of a grid kind, not {}",

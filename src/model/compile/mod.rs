@@ -33,6 +33,7 @@ pub use context::FnCtx;
 pub use types::{resolve_type, ty_name};
 
 use crate::ir::bytecode::{KindId, Op};
+use crate::ir::codes::Code;
 use crate::ir::diag::{Diagnostic, Diagnostics};
 use crate::ir::ruleset::{ChoiceDef, Kind, ParamDef, Ty, VarDef};
 use crate::ir::span::Span;
@@ -94,10 +95,16 @@ impl Compiler<'_> {
         }
     }
 
-    /// Reports a mistake; returns the error type.
-    fn err(&mut self, span: Span, msg: impl Into<String>, help: impl Into<String>) -> Ty {
+    /// Reports a mistake of class `code`; returns the error type.
+    fn err(
+        &mut self,
+        code: Code,
+        span: Span,
+        msg: impl Into<String>,
+        help: impl Into<String>,
+    ) -> Ty {
         self.diags
-            .push(Diagnostic::new(span, msg).help(help.into()));
+            .push(Diagnostic::new(code, span, msg).help(help.into()));
         Ty::Error
     }
 
@@ -119,7 +126,7 @@ impl Compiler<'_> {
                 self.tn(got)
             );
             self.diags.push(
-                Diagnostic::new(span, msg)
+                Diagnostic::new(Code::TypeMismatch, span, msg)
                     .label(format!("this is {}", self.tn(got)))
                     .help(format!("write a value of type {}", self.tn(want))),
             );

@@ -2,6 +2,7 @@
 //! `fail`, `legal`, `return` and calls as statements.
 
 use crate::ir::bytecode::{BinaryOp, Op};
+use crate::ir::codes::Code;
 use crate::ir::ruleset::Ty;
 use crate::ir::span::Span;
 use crate::ir::symbols::Global;
@@ -75,6 +76,7 @@ impl Compiler<'_> {
             None => {
                 if got == Ty::NoneTy {
                     self.err(
+                        Code::CannotInferType,
                         e.span,
                         "the type of `none` is unknown here",
                         "write `let x: kind = none;`",
@@ -113,6 +115,7 @@ impl Compiler<'_> {
     fn legal(&mut self, f: &mut FnCtx, sp: Span) {
         if !f.is_proc {
             self.err(
+                Code::MisplacedStatement,
                 sp,
                 "`legal` in a function",
                 "`legal;` marks where an option of a `choose` is decided: write it in a `proc`",
@@ -129,6 +132,7 @@ impl Compiler<'_> {
                 let got = self.expr(f, e);
                 if want == Ty::Void {
                     self.err(
+                        Code::TypeMismatch,
                         e.span,
                         "this procedure returns nothing",
                         "write `return;` or declare `-> type`",
@@ -139,7 +143,12 @@ impl Compiler<'_> {
             }
             None => {
                 if want != Ty::Void {
-                    self.err(sp, "a value must be returned", "write `return value;`");
+                    self.err(
+                        Code::TypeMismatch,
+                        sp,
+                        "a value must be returned",
+                        "write `return value;`",
+                    );
                     f.emit(Op::Const(0), sp);
                 }
             }
@@ -150,6 +159,7 @@ impl Compiler<'_> {
     fn break_stmt(&mut self, f: &mut FnCtx, sp: Span) {
         if !f.in_loop() {
             self.err(
+                Code::MisplacedStatement,
                 sp,
                 "`break` outside a loop",
                 "use `break` inside `loop`, `while` or `for`",
@@ -164,6 +174,7 @@ impl Compiler<'_> {
         match f.continue_target() {
             None => {
                 self.err(
+                    Code::MisplacedStatement,
                     sp,
                     "`continue` outside a loop",
                     "use `continue` inside `loop`, `while` or `for`",
@@ -179,6 +190,7 @@ impl Compiler<'_> {
         let t = self.expr(f, e);
         if !matches!(e.kind, ExprKind::Call(..)) {
             self.err(
+                Code::UselessExpression,
                 e.span,
                 "this expression does nothing",
                 "a statement is an assignment, a call, or a control statement",
@@ -204,6 +216,7 @@ impl Compiler<'_> {
             Some(Global::Var(v)) => *v,
             Some(_) => {
                 self.err(
+                    Code::MisusedName,
                     place.name.span,
                     format!("`{name}` cannot be assigned"),
                     "only locals and state variables (`var`) can be assigned",
@@ -217,6 +230,7 @@ impl Compiler<'_> {
         };
         if !f.is_proc {
             self.err(
+                Code::ImpureFunction,
                 sp,
                 "a function cannot change the state",
                 "use a `proc` to change state variables",
@@ -235,6 +249,7 @@ impl Compiler<'_> {
         }
         if matches!(ty, Ty::List(_)) {
             self.err(
+                Code::BadOperands,
                 sp,
                 "a list cannot be assigned",
                 "use push(list, x), draw(list), remove(list, x) or clear(list)",
@@ -256,6 +271,7 @@ impl Compiler<'_> {
         let name = &place.name.name;
         if !place.indices.is_empty() {
             self.err(
+                Code::NotIndexable,
                 place.span,
                 format!("`{name}` is a local value and cannot be indexed"),
                 "only state variables have indices",
@@ -322,6 +338,7 @@ impl Compiler<'_> {
         };
         if !matches!(ty, Ty::Int | Ty::Set(_) | Ty::Error) {
             self.err(
+                Code::BadOperands,
                 sp,
                 format!("`+=` and `-=` need an int or a set, not {}", self.tn(ty)),
                 "use `=`",

@@ -2,6 +2,7 @@
 //! small rules the checker shares (scalars, unifying two branches).
 
 use crate::ir::bytecode::KindId;
+use crate::ir::codes::Code;
 use crate::ir::diag::{did_you_mean, Diagnostic, Diagnostics};
 use crate::ir::ruleset::{DimDef, Kind, Ty};
 use crate::ir::symbols::{Global, Symbols};
@@ -69,7 +70,7 @@ fn named_type(diags: &mut Diagnostics, symbols: &Symbols, kinds: &[Kind], id: &I
                 .map(|k| k.name.as_str())
                 .chain(["int", "bool", "text", "proc"]);
             diags.push(
-                Diagnostic::new(id.span, format!("unknown type `{}`", id.name))
+                Diagnostic::new(Code::UnknownType, id.span, format!("unknown type `{}`", id.name))
                     .label("not a type")
                     .help(did_you_mean(&id.name, names).unwrap_or_else(|| {
                         "a type is int, bool, text, proc, a kind, set<kind>, list<kind>, [T] or {K: T}".into()
@@ -91,8 +92,12 @@ fn kind_named(
         Some(Global::Kind(k)) => Some(*k),
         _ => {
             let names = kinds.iter().map(|k| k.name.as_str());
-            let mut d =
-                Diagnostic::new(id.span, format!("unknown kind `{}`", id.name)).label("not a kind");
+            let mut d = Diagnostic::new(
+                Code::UnknownKind,
+                id.span,
+                format!("unknown kind `{}`", id.name),
+            )
+            .label("not a kind");
             d =
                 d.help(did_you_mean(&id.name, names).unwrap_or_else(|| {
                     "kinds are declared under `kinds:` in a YAML data file".into()

@@ -2,6 +2,7 @@
 //! variables `game.yaml` names, and put the parts together.
 
 use crate::ir::bytecode::{Func, FuncId, Op, VarId};
+use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::ir::ruleset::{Labels, Ruleset, Ty, PLAYER};
 use crate::ir::span::Span;
@@ -84,6 +85,7 @@ impl Builder {
             _ => {
                 self.diags.push(
                     Diagnostic::new(
+                        Code::MissingMain,
                         game.span(game.manifest.name.span()),
                         "the ruleset has no `proc main()`",
                     )
@@ -112,10 +114,15 @@ impl Builder {
             {
                 Some(*v)
             }
-            _ => {
+            found => {
+                let code = match found {
+                    None => Code::UnknownName,
+                    Some(_) => Code::TypeMismatch,
+                };
                 let what = ty_name(&self.kinds, ty);
                 self.diags.push(
                     Diagnostic::new(
+                        code,
                         game.span(r.span()),
                         format!(
                             "`{key}: {}` must name a {what} variable without indices",

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use crate::ir::bytecode::{Func, FuncId};
+use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::ir::ruleset::{ChoiceDef, Ty, VarDef, PLAYER};
 use crate::ir::span::Span;
@@ -177,14 +178,19 @@ fn compile_score(
     for (s, _) in base_scores.iter().skip(1) {
         let first = base_scores[0].0.span;
         c.diags.push(
-            Diagnostic::new(s.span, "a ruleset has one score declaration")
-                .note(first, "the first one")
-                .help("merge them into one `score(p) = ...;`"),
+            Diagnostic::new(
+                Code::DuplicateScore,
+                s.span,
+                "a ruleset has one score declaration",
+            )
+            .note(first, "the first one")
+            .help("merge them into one `score(p) = ...;`"),
         );
     }
     let Some(s) = chosen else {
         c.diags.push(
             Diagnostic::new(
+                Code::MissingScore,
                 game.span(game.manifest.name.span()),
                 "the ruleset has no score declaration",
             )

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::ir::codes::Code;
 use crate::ir::diag::{Diagnostic, Diagnostics};
 use crate::ir::ruleset::{Kind, ParamDef, VarDef};
 use crate::ir::symbols::{Global, Sig, Symbols};
@@ -69,7 +70,7 @@ impl Builder {
         }
         if let Err(first) = self.symbols.define(&name.name, g, name.span) {
             self.diags.push(
-                Diagnostic::new(name.span, format!("`{}` is defined twice", name.name))
+                Diagnostic::new(Code::DuplicateName, name.span, format!("`{}` is defined twice", name.name))
                     .label("defined again here")
                     .note(first, "first defined here")
                     .help("every kind, item, parameter, variable, function and procedure needs its own name"),

@@ -4,6 +4,7 @@
 //! name replaces it.
 
 use crate::ir::bytecode::FuncId;
+use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::ir::ruleset::Ty;
 use crate::ir::symbols::{Global, Sig};
@@ -75,6 +76,7 @@ impl Builder {
             if params[..i].iter().any(|q| q.name.name == p.name.name) {
                 self.diags.push(
                     Diagnostic::new(
+                        Code::DuplicateName,
                         p.name.span,
                         format!("parameter `{}` appears twice", p.name.name),
                     )

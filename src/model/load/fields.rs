@@ -1,6 +1,7 @@
 //! Fields and item data: each kind's field types (parsed in the rules
 //! language once every name is declared) and each item's row of values.
 
+use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::ir::ruleset::{Data, FieldDef, Ty};
 use crate::lang::parser;
@@ -52,14 +53,22 @@ impl Builder {
         };
         if matches!(ty, Ty::Set(_) | Ty::List(_)) {
             self.diags.push(
-                Diagnostic::new(f.ty_span, "a field cannot be a set or a list")
-                    .help("use a table {kind: int} or an array [kind]"),
+                Diagnostic::new(
+                    Code::UnsupportedType,
+                    f.ty_span,
+                    "a field cannot be a set or a list",
+                )
+                .help("use a table {kind: int} or an array [kind]"),
             );
         }
         if f.name == "copies" || f.name == "id" {
             self.diags.push(
-                Diagnostic::new(f.name_span, format!("`{}` is reserved in items", f.name))
-                    .help("choose another field name"),
+                Diagnostic::new(
+                    Code::ReservedName,
+                    f.name_span,
+                    format!("`{}` is reserved in items", f.name),
+                )
+                .help("choose another field name"),
             );
         }
         FieldDef {
@@ -85,6 +94,7 @@ impl Builder {
             {
                 self.diags.push(
                     Diagnostic::new(
+                        Code::BadValue,
                         node_span(r.file, text, n.span()),
                         format!("item `{}` must be a mapping of fields", item.id),
                     )
@@ -112,6 +122,7 @@ impl Builder {
                     if !f.optional {
                         self.diags.push(
                             Diagnostic::new(
+                                Code::MissingField,
                                 item.span,
                                 format!("item `{}` lacks the required field `{}`", item.id, f.name),
                             )

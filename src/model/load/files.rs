@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use marked_yaml::Node;
 use serde::Deserialize;
 
+use crate::ir::codes::Code;
 use crate::ir::diag::{did_you_mean, Diagnostic, Diagnostics};
 use crate::ir::span::Span;
 use crate::lang::{ast, parser};
@@ -89,6 +90,7 @@ pub(super) fn read_sources(
 ) -> Result<(Sources, Diagnostics), LoadError> {
     let game_path = dir.join("game.yaml");
     let text = std::fs::read_to_string(&game_path).map_err(|_| LoadError::NotFound {
+        code: Code::MissingFile,
         message: format!(
             "no ruleset at `{}`: `{}` cannot be read",
             dir.display(),
@@ -175,7 +177,11 @@ fn ruleset_files(dir: &Path, game: &GameSource, diags: &mut Diagnostics) -> Vec<
             }
         }
     } else {
-        diags.push(Diagnostic::new(whole, "cannot list the ruleset directory"));
+        diags.push(Diagnostic::new(
+            Code::UnreadableFile,
+            whole,
+            "cannot list the ruleset directory",
+        ));
     }
     yaml.sort();
     rules.sort();
@@ -230,6 +236,7 @@ fn unknown_variant(dir: &Path, name: &str) -> LoadError {
             }
         });
     LoadError::NotFound {
+        code: Code::UnknownVariant,
         message: format!("unknown variant `{name}`"),
         help,
     }
@@ -248,10 +255,23 @@ fn parse_files(
     for (i, (path, span)) in files.iter().enumerate() {
         let is_variant = i >= variant_from;
         let Ok(text) = std::fs::read_to_string(path) else {
+            let (code, label, help) = if path.exists() {
+                (
+                    Code::UnreadableFile,
+                    "this file cannot be read",
+                    "check that the file is readable UTF-8 text",
+                )
+            } else {
+                (
+                    Code::MissingFile,
+                    "this file is missing",
+                    "check the file name, or create the file",
+                )
+            };
             diags.push(
-                Diagnostic::new(*span, format!("cannot read `{}`", shown(base, path)))
-                    .label("this file is missing")
-                    .help("check the file name, or create the file"),
+                Diagnostic::new(code, *span, format!("cannot read `{}`", shown(base, path)))
+                    .label(label)
+                    .help(help),
             );
             continue;
         };
@@ -272,6 +292,7 @@ fn parse_files(
             }
             _ => diags.push(
                 Diagnostic::new(
+                    Code::UnknownFileType,
                     *span,
                     format!(
                         "`{}` is neither a .yaml nor a .rules file",
@@ -337,6 +358,7 @@ pub fn syntax_diag(e: parser::SyntaxError) -> Diagnostic {
     };
     let detail = e.detail.map(|d| *d).unwrap_or_default();
     let mut d = Diagnostic::new(
+        Code::SyntaxError,
         e.span,
         format!("syntax error: expected {expected}, found {}", e.found),
     )

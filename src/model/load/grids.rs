@@ -3,6 +3,7 @@
 
 use marked_yaml::Node;
 
+use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::ir::grid::{Grid, GridShape};
 use crate::ir::span::Span;
@@ -44,7 +45,7 @@ impl Builder {
         let span = node_span(file, text, node.span());
         let Some(m) = node.as_mapping() else {
             self.diags.push(
-                Diagnostic::new(span, "`grid:` must be a mapping")
+                Diagnostic::new(Code::BadValue, span, "`grid:` must be a mapping")
                     .help("write `grid: {shape: square, width: 16, height: 11}`"),
             );
             return None;
@@ -66,7 +67,7 @@ impl Builder {
             Some("hex") => GridShape::Hex,
             Some(other) => {
                 self.diags.push(
-                    Diagnostic::new(span, format!("unknown grid shape `{other}`")).help(
+                    Diagnostic::new(Code::BadValue, span, format!("unknown grid shape `{other}`")).help(
                         "a grid is `square` (4 neighbours) or `hex` (6 neighbours, odd rows shifted right)",
                     ),
                 );
@@ -82,6 +83,7 @@ impl Builder {
             _ => {
                 self.diags.push(
                     Diagnostic::new(
+                        Code::BadValue,
                         span,
                         "a grid needs a positive `width` and `height` (at most 4096 cells)",
                     )

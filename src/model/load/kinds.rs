@@ -6,6 +6,7 @@
 use marked_yaml::types::{MarkedMappingNode, MarkedScalarNode};
 use marked_yaml::Node;
 
+use crate::ir::codes::Code;
 use crate::ir::diag::{did_you_mean, Diagnostic};
 use crate::ir::grid::Grid;
 use crate::ir::ruleset::{Kind, PLAYER};
@@ -65,15 +66,20 @@ impl Builder {
         let (min, max) = (manifest.players.min, manifest.players.max);
         if min == 0 || min > max || max > 16 {
             self.diags.push(
-                Diagnostic::new(pspan, format!("bad player count: min {min}, max {max}"))
-                    .label("player range")
-                    .help("write players: {min: N, max: M} with 1 <= N <= M <= 16"),
+                Diagnostic::new(
+                    Code::BadPlayerCount,
+                    pspan,
+                    format!("bad player count: min {min}, max {max}"),
+                )
+                .label("player range")
+                .help("write players: {min: N, max: M} with 1 <= N <= M <= 16"),
             );
         }
         let mut items: Vec<String> = manifest.seats.iter().map(|s| s.to_string()).collect();
         if !items.is_empty() && items.len() < max {
             self.diags.push(
                 Diagnostic::new(
+                    Code::BadPlayerCount,
                     game.span(manifest.seats[0].span()),
                     format!("{} seat names for up to {max} players", items.len()),
                 )
@@ -145,6 +151,7 @@ impl Builder {
         let Some(map) = d.node.as_mapping() else {
             self.diags.push(
                 Diagnostic::new(
+                    Code::BadValue,
                     node_span(d.file, text, d.node.span()),
                     "a data file must be a mapping",
                 )
@@ -164,6 +171,7 @@ impl Builder {
         let Some(kinds) = kinds.as_mapping() else {
             self.diags.push(
                 Diagnostic::new(
+                    Code::BadValue,
                     node_span(d.file, text, kinds.span()),
                     "`kinds:` must map kind names to definitions",
                 )
@@ -189,6 +197,7 @@ impl Builder {
         let Some(kmap) = def.as_mapping() else {
             self.diags.push(
                 Diagnostic::new(
+                    Code::BadValue,
                     node_span(d.file, text, def.span()),
                     format!("kind `{}` must be a mapping", name.as_str()),
                 )
@@ -232,6 +241,7 @@ impl Builder {
             }
             Some(other) => self.diags.push(
                 Diagnostic::new(
+                    Code::BadValue,
                     node_span(file, text, other.span()),
                     "`items:` must be a mapping or a list",
                 )
@@ -239,9 +249,13 @@ impl Builder {
             ),
             None if raw.grid.is_some() => {}
             None => self.diags.push(
-                Diagnostic::new(kspan, format!("kind `{}` has no `items:`", raw.name))
-                    .label("missing items")
-                    .help("add `items:` listing its components"),
+                Diagnostic::new(
+                    Code::MissingField,
+                    kspan,
+                    format!("kind `{}` has no `items:`", raw.name),
+                )
+                .label("missing items")
+                .help("add `items:` listing its components"),
             ),
         }
     }
@@ -270,6 +284,7 @@ impl Builder {
             } else if raw.grid.is_some() {
                 self.diags.push(
                     Diagnostic::new(
+                        Code::UnknownItem,
                         entry.span,
                         format!("`{}` is not a cell of the grid `{}`", entry.id, raw.name),
                     )
@@ -295,6 +310,7 @@ impl Builder {
             }),
             None => self.diags.push(
                 Diagnostic::new(
+                    Code::BadValue,
                     node_span(file, text, it.span()),
                     "an item in a list must be a plain id",
                 )
@@ -310,8 +326,12 @@ impl Builder {
                 let help = did_you_mean(kind, raws.iter().map(|r| r.name.as_str()))
                     .unwrap_or_else(|| "`remove:` maps a kind to the ids to take out".into());
                 self.diags.push(
-                    Diagnostic::new(*span, format!("unknown kind `{kind}` in `remove:`"))
-                        .help(help),
+                    Diagnostic::new(
+                        Code::UnknownKind,
+                        *span,
+                        format!("unknown kind `{kind}` in `remove:`"),
+                    )
+                    .help(help),
                 );
                 continue;
             };
@@ -321,9 +341,13 @@ impl Builder {
                 let help = did_you_mean(id, r.items.iter().map(|x| x.id.as_str()))
                     .unwrap_or_else(|| format!("`remove:` names items of `{kind}` by id"));
                 self.diags.push(
-                    Diagnostic::new(*span, format!("`{kind}` has no item `{id}` to remove"))
-                        .label("no such item")
-                        .help(help),
+                    Diagnostic::new(
+                        Code::UnknownItem,
+                        *span,
+                        format!("`{kind}` has no item `{id}` to remove"),
+                    )
+                    .label("no such item")
+                    .help(help),
                 );
             }
         }
@@ -347,6 +371,7 @@ impl Builder {
                     .map_or(item.span, |x| x.span);
                 self.diags.push(
                     Diagnostic::new(
+                        Code::DuplicateName,
                         item.span,
                         format!("duplicate id `{}` in kind `{}`", item.id, r.name),
                     )

@@ -2,6 +2,7 @@
 //! base's of its name) gets its type, its dimensions and its offset in the
 //! flat array of words that holds a game's state.
 
+use crate::ir::codes::Code;
 use crate::ir::diag::{did_you_mean, Diagnostic};
 use crate::ir::ruleset::{DimDef, Ty, VarDef, PLAYER};
 use crate::ir::symbols::Global;
@@ -26,6 +27,7 @@ impl Builder {
         if matches!(ty, Ty::Array(_) | Ty::Map(..) | Ty::Text) {
             self.diags.push(
                 Diagnostic::new(
+                    Code::UnsupportedType,
                     d.ty.span(),
                     "state variables hold int, bool, items, proc, sets or lists",
                 )
@@ -48,6 +50,7 @@ impl Builder {
         {
             self.diags.push(
                 Diagnostic::new(
+                    Code::BadPrivate,
                     d.name.span,
                     "a private variable's first index must be `player`",
                 )
@@ -87,9 +90,13 @@ impl Builder {
                     let help = did_you_mean(&id.name, self.kinds.iter().map(|k| k.name.as_str()))
                         .unwrap_or_else(|| "a dimension is a kind or a range `lo..hi`".into());
                     self.diags.push(
-                        Diagnostic::new(id.span, format!("unknown kind `{}`", id.name))
-                            .label("not a kind")
-                            .help(help),
+                        Diagnostic::new(
+                            Code::UnknownKind,
+                            id.span,
+                            format!("unknown kind `{}`", id.name),
+                        )
+                        .label("not a kind")
+                        .help(help),
                     );
                     Some(DimDef {
                         kind: Some(ANY_KIND),
@@ -101,8 +108,12 @@ impl Builder {
             ast::Dim::Range(lo, hi, span) => {
                 if hi <= lo || hi - lo > 100_000 {
                     self.diags.push(
-                        Diagnostic::new(*span, format!("empty or huge range {lo}..{hi}"))
-                            .help("write lo..hi with lo < hi"),
+                        Diagnostic::new(
+                            Code::BadRange,
+                            *span,
+                            format!("empty or huge range {lo}..{hi}"),
+                        )
+                        .help("write lo..hi with lo < hi"),
                     );
                     None
                 } else {

@@ -21,6 +21,7 @@ pub mod yaml;
 
 use std::path::Path;
 
+use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostics;
 use crate::ir::ruleset::Ruleset;
 
@@ -29,21 +30,39 @@ use builder::Builder;
 pub use files::{find_ruleset, list_variants, syntax_diag};
 
 /// Why a ruleset could not be loaded.
-#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    /// A path given on the command line does not exist or is not a ruleset.
+    /// A path given on the command line does not exist or is not a
+    /// ruleset, or a variant asked for does not exist.
     #[error("{message}")]
-    #[diagnostic(code(tabula::load))]
     NotFound {
+        /// What is missing (`missing_file` or `unknown_variant`).
+        code: Code,
         /// What is missing.
         message: String,
         /// What to do.
-        #[help]
         help: String,
     },
     /// The files were read but contain mistakes.
     #[error("the ruleset has {} error(s)", .0.items.len())]
     Invalid(Diagnostics),
+}
+
+/// Rendered by miette with its code and help.
+impl miette::Diagnostic for LoadError {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        match self {
+            LoadError::NotFound { code, .. } => Some(Box::new(code)),
+            LoadError::Invalid(_) => None,
+        }
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        match self {
+            LoadError::NotFound { help, .. } => Some(Box::new(help)),
+            LoadError::Invalid(_) => None,
+        }
+    }
 }
 
 /// Loads and checks the ruleset in `dir`, applying `variants` in order.

@@ -5,6 +5,7 @@
 use marked_yaml::types::MarkedMappingNode;
 use marked_yaml::Node;
 
+use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::ir::ruleset::{Data, ParamDef, Ty};
 use crate::ir::span::Span;
@@ -26,6 +27,7 @@ impl Builder {
             let Some(params) = params.as_mapping() else {
                 self.diags.push(
                     Diagnostic::new(
+                        Code::BadValue,
                         node_span(d.file, &text, params.span()),
                         "`params:` must be a mapping",
                     )
@@ -81,6 +83,7 @@ impl Builder {
                 }
                 self.diags.push(
                     Diagnostic::new(
+                        Code::CannotInferType,
                         span,
                         format!("cannot tell the type of parameter value `{v}`"),
                     )
@@ -120,6 +123,7 @@ impl Builder {
         } else {
             self.diags.push(
                 Diagnostic::new(
+                    Code::BadValue,
                     span,
                     format!("table key `{first}` is neither a number nor an item"),
                 )

@@ -5,6 +5,7 @@
 use marked_yaml::types::MarkedMappingNode;
 use marked_yaml::Node;
 
+use crate::ir::codes::Code;
 use crate::ir::diag::{did_you_mean, Diagnostic};
 use crate::ir::ruleset::{Data, Kind, Ty, PLAYER};
 use crate::ir::span::Span;
@@ -24,7 +25,8 @@ impl Builder {
                 Some("false") => Data::Int(0),
                 _ => {
                     self.diags.push(
-                        Diagnostic::new(span, "expected `true` or `false`").help("write a boolean"),
+                        Diagnostic::new(Code::BadValue, span, "expected `true` or `false`")
+                            .help("write a boolean"),
                     );
                     Data::Int(0)
                 }
@@ -40,6 +42,7 @@ impl Builder {
                 None => {
                     self.diags.push(
                         Diagnostic::new(
+                            Code::BadValue,
                             span,
                             format!("expected an item of `{}`", self.kinds[*k as usize].name),
                         )
@@ -57,7 +60,7 @@ impl Builder {
                 ),
                 None => {
                     self.diags.push(
-                        Diagnostic::new(span, "expected a list `[a, b, ...]`")
+                        Diagnostic::new(Code::BadValue, span, "expected a list `[a, b, ...]`")
                             .help("write a YAML list"),
                     );
                     Data::Ints(Vec::new())
@@ -67,7 +70,7 @@ impl Builder {
                 Some(m) => self.table(file, text, m, k, v),
                 None => {
                     self.diags.push(
-                        Diagnostic::new(span, "expected a table `{key: value}`")
+                        Diagnostic::new(Code::BadValue, span, "expected a table `{key: value}`")
                             .help("write a YAML mapping"),
                     );
                     Data::Ints(Vec::new())
@@ -82,7 +85,7 @@ impl Builder {
     fn proc_value(&mut self, node: &Node, span: Span) -> Data {
         let Some(v) = node.as_scalar().map(|s| s.as_str()) else {
             self.diags.push(
-                Diagnostic::new(span, "expected a procedure name")
+                Diagnostic::new(Code::BadValue, span, "expected a procedure name")
                     .help("write the name of a `proc`"),
             );
             return Data::Int(-1);
@@ -98,8 +101,12 @@ impl Builder {
                     || sig.ret != Ty::Void
                 {
                     self.diags.push(
-                        Diagnostic::new(span, format!("procedure `{v}` cannot be stored in data"))
-                            .help(
+                        Diagnostic::new(
+                            Code::TypeMismatch,
+                            span,
+                            format!("procedure `{v}` cannot be stored in data"),
+                        )
+                        .help(
                             "a procedure in data takes exactly one player: `proc name(p: player)`",
                         ),
                     );
@@ -117,7 +124,7 @@ impl Builder {
                     "declare it with `proc name(p: player) { ... }` in a .rules file".into()
                 });
                 self.diags.push(
-                    Diagnostic::new(span, format!("unknown procedure `{v}`"))
+                    Diagnostic::new(Code::UnknownName, span, format!("unknown procedure `{v}`"))
                         .label("not a procedure")
                         .help(help),
                 );
@@ -134,16 +141,22 @@ impl Builder {
                 Ok(i) => i,
                 Err(_) => {
                     self.diags.push(
-                        Diagnostic::new(span, format!("expected a number, found `{v}`"))
-                            .label("not a number")
-                            .help("write an integer"),
+                        Diagnostic::new(
+                            Code::BadValue,
+                            span,
+                            format!("expected a number, found `{v}`"),
+                        )
+                        .label("not a number")
+                        .help("write an integer"),
                     );
                     0
                 }
             },
             None => {
-                self.diags
-                    .push(Diagnostic::new(span, "expected a number").help("write an integer"));
+                self.diags.push(
+                    Diagnostic::new(Code::BadValue, span, "expected a number")
+                        .help("write an integer"),
+                );
                 0
             }
         }
@@ -177,6 +190,7 @@ impl Builder {
                     _ => {
                         self.diags.push(
                             Diagnostic::new(
+                                Code::BadValue,
                                 kspan,
                                 format!(
                                     "table key `{}` must be a number from 0 to 4095",
@@ -211,9 +225,13 @@ impl Builder {
         let help = did_you_mean(name, k.items.iter().map(|s| s.as_str()))
             .unwrap_or_else(|| format!("the items of `{}` are: {}", k.name, preview(&k.items)));
         self.diags.push(
-            Diagnostic::new(span, format!("`{name}` is not an item of `{}`", k.name))
-                .label("unknown item")
-                .help(help),
+            Diagnostic::new(
+                Code::UnknownItem,
+                span,
+                format!("`{name}` is not an item of `{}`", k.name),
+            )
+            .label("unknown item")
+            .help(help),
         );
         None
     }

@@ -5,6 +5,7 @@
 use marked_yaml::Node;
 use serde::Deserialize;
 
+use crate::ir::codes::Code;
 use crate::ir::diag::{did_you_mean, Diagnostic, Diagnostics};
 use crate::ir::span::{offset_of, Span};
 
@@ -74,6 +75,7 @@ fn yaml_load_error(file: u32, text: &str, e: &marked_yaml::LoadError) -> Diagnos
         E::DuplicateKey(d) => {
             let first = node_span(file, text, d.prev_key.span());
             Diagnostic::new(
+                Code::DuplicateKey,
                 node_span(file, text, d.key.span()),
                 format!("duplicate key `{}`", d.key.as_str()),
             )
@@ -82,30 +84,36 @@ fn yaml_load_error(file: u32, text: &str, e: &marked_yaml::LoadError) -> Diagnos
             .help("each key (and each item id) may appear once; rename or remove one")
         }
         E::ScanError(m, s) => Diagnostic::new(
+            Code::YamlSyntax,
             marker_span(file, text, m),
             format!("YAML syntax error: {}", s.info()),
         )
         .label("the YAML parser stopped here")
         .help("check indentation, colons and closing brackets on this line and the one above"),
         E::TopLevelMustBeMapping(m) | E::TopLevelMustBeSequence(m) => Diagnostic::new(
+            Code::BadValue,
             marker_span(file, text, m),
             "the file must be a YAML mapping",
         )
         .help("start with `key: value` lines"),
         E::UnexpectedAnchor(m) => Diagnostic::new(
+            Code::YamlUnsupported,
             marker_span(file, text, m),
             "YAML anchors and aliases are not supported",
         )
         .help("write the value out in full"),
         E::MappingKeyMustBeScalar(m) => Diagnostic::new(
+            Code::YamlUnsupported,
             marker_span(file, text, m),
             "a mapping key must be a plain name",
         )
         .help("use a name or a number as key"),
-        E::UnexpectedTag(m) => {
-            Diagnostic::new(marker_span(file, text, m), "YAML tags are not supported")
-                .help("remove the `!tag`")
-        }
+        E::UnexpectedTag(m) => Diagnostic::new(
+            Code::YamlUnsupported,
+            marker_span(file, text, m),
+            "YAML tags are not supported",
+        )
+        .help("remove the `!tag`"),
     }
 }
 
@@ -133,19 +141,26 @@ pub fn from_node<T: for<'de> Deserialize<'de>>(
                     let help = did_you_mean(field, expected.iter().copied()).unwrap_or_else(|| {
                         format!("the fields allowed here are: {}", expected.join(", "))
                     });
-                    Diagnostic::new(span, format!("unknown field `{field}` in {what}"))
-                        .label("not a field here")
-                        .help(help)
+                    Diagnostic::new(
+                        Code::UnknownField,
+                        span,
+                        format!("unknown field `{field}` in {what}"),
+                    )
+                    .label("not a field here")
+                    .help(help)
                 }
                 other => {
                     let msg = other.to_string();
                     let msg = msg.split(" at ").next().unwrap_or(&msg).to_string();
-                    let help = if msg.contains("missing field") {
-                        "add the missing field"
+                    let (code, help) = if msg.contains("missing field") {
+                        (Code::MissingField, "add the missing field")
                     } else {
-                        "check the value's type against the documentation (docs/LANGUAGE.md)"
+                        (
+                            Code::BadValue,
+                            "check the value's type against the documentation (docs/LANGUAGE.md)",
+                        )
                     };
-                    Diagnostic::new(span, format!("invalid {what}: {msg}")).help(help)
+                    Diagnostic::new(code, span, format!("invalid {what}: {msg}")).help(help)
                 }
             };
             diags.push(d);
@@ -202,6 +217,7 @@ pub fn check_keys(
                 .unwrap_or_else(|| format!("the keys of {what} are: {}", known.join(", ")));
             diags.push(
                 Diagnostic::new(
+                    Code::UnknownField,
                     node_span(file, text, key.span()),
                     format!("unknown key `{}` in {what}", key.as_str()),
                 )

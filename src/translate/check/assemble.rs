@@ -1,6 +1,7 @@
 //! Pass 6: every number written in digits in the rules sections, the
 //! coverage the language file requires, and the report.
 
+use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::translate::check::Checker;
 use crate::translate::findings::{Report, Site, Status};
@@ -76,6 +77,7 @@ impl Checker<'_> {
             let (a, b) = f.span.unwrap_or((0, 0));
             tally.diags.push(
                 Diagnostic::new(
+                    Code::TranslateUncovered,
                     crate::ir::span::Span::new(self.files.book, a, b),
                     format!("numeric statement no claim covers ({} required)", fmt_pct(min)),
                 )

@@ -5,6 +5,7 @@
 
 use marked_yaml::Spanned;
 
+use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::translate::check::{Checker, Passage};
 use crate::translate::claims::Claim;
@@ -134,7 +135,7 @@ impl Checker<'_> {
                 Err(e) => {
                     self.tally.invalid += 1;
                     self.tally.diags.push(
-                        Diagnostic::new(i18n.span(self.files.i18n, fact), e.to_string())
+                        Diagnostic::new(Code::TranslateBadReference, i18n.span(self.files.i18n, fact), e.to_string())
                             .help("`setup(x)` reads `x = N;` in the scenario's setup, `expected(x)` reads `x: N` in its `expect:` steps"),
                     );
                     return None;
@@ -152,9 +153,11 @@ impl Checker<'_> {
                     let msg = ds
                         .first()
                         .map_or("invalid reference".to_string(), |d| d.message.clone());
-                    self.tally
-                        .diags
-                        .push(Diagnostic::new(i18n.span(self.files.i18n, fact), msg));
+                    self.tally.diags.push(Diagnostic::new(
+                        ds.first().map_or(Code::TranslateBadReference, |d| d.code),
+                        i18n.span(self.files.i18n, fact),
+                        msg,
+                    ));
                 } else {
                     for d in ds {
                         self.tally.diags.push(d);
@@ -211,6 +214,7 @@ impl Checker<'_> {
         self.tally.summary.not_found += 1;
         self.tally.diags.push(
             Diagnostic::new(
+                Code::TranslateNotFound,
                 self.book_span(a, b),
                 format!("no number for `{}` in this passage", fact.name),
             )
@@ -285,6 +289,7 @@ impl Checker<'_> {
         let (value, name) = (fact.value, &fact.name);
         self.tally.summary.contradicted += 1;
         let d = Diagnostic::new(
+            Code::TranslateContradiction,
             self.book_span(span.0, span.1),
             format!("rulebook says {stated}, rules say {value} (`{name}`)"),
         )
@@ -323,6 +328,7 @@ impl Checker<'_> {
                 self.tally.summary.contradicted += 1;
                 self.tally.diags.push(
                     Diagnostic::new(
+                        Code::TranslateContradiction,
                         self.book_span(t.start, t.end),
                         format!("rulebook says {}, the language file records {want}", n.value),
                     )

@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 
+use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::translate::check::{Checker, Passage, Text};
 use crate::translate::claims::Claim;
@@ -103,6 +104,7 @@ impl Checker<'_> {
             self.tally.summary.not_found += 1;
             self.tally.diags.push(
                 Diagnostic::new(
+                    Code::TranslateNotFound,
                     self.i18n.span(self.files.i18n, &claim.at),
                     format!("passage not found in {}", self.book.name),
                 )
@@ -161,9 +163,13 @@ impl Checker<'_> {
         let span = (t.start, t.end);
         self.tally.summary.contradicted += 1;
         self.tally.diags.push(
-            Diagnostic::new(self.book_span(t.start, t.end), message.clone())
-                .label(label)
-                .help(help),
+            Diagnostic::new(
+                Code::TranslateContradiction,
+                self.book_span(t.start, t.end),
+                message.clone(),
+            )
+            .label(label)
+            .help(help),
         );
         let passage = excerpt(self.text.src, t.start, t.end);
         let n = t.num.expect("a number token").value;

@@ -1,6 +1,7 @@
 //! Pass 1: the rulebook read into tokens, and the passages that are not
 //! rules (`skip:`) marked; what later passes ask of the text.
 
+use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::translate::check::{Checker, Text, NEAR};
 use crate::translate::claims::I18n;
@@ -79,6 +80,7 @@ impl Checker<'_> {
                 self.tally.invalid += 1;
                 self.tally.diags.push(
                     Diagnostic::new(
+                        Code::TranslateNotFound,
                         self.i18n.span(self.files.i18n, &s.from),
                         "skipped passage not found",
                     )
@@ -91,6 +93,7 @@ impl Checker<'_> {
                 self.tally.invalid += 1;
                 self.tally.diags.push(
                     Diagnostic::new(
+                        Code::TranslateNotFound,
                         self.i18n.span(self.files.i18n, &s.to),
                         "end of skipped passage not found",
                     )

@@ -3,6 +3,7 @@
 //! digits, a list item out of sequence. Words the OCR wrote with digits,
 //! and list items, count as checked by their context.
 
+use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::translate::check::Checker;
 use crate::translate::findings::Status;
@@ -40,9 +41,13 @@ impl Checker<'_> {
             self.taken.checked.insert(token);
             self.tally.summary.contradicted += 1;
             self.tally.diags.push(
-                Diagnostic::new(self.book_span(t.start, t.end), message.clone())
-                    .label("this number")
-                    .help(help),
+                Diagnostic::new(
+                    Code::TranslateContradiction,
+                    self.book_span(t.start, t.end),
+                    message.clone(),
+                )
+                .label("this number")
+                .help(help),
             );
             let f = self
                 .text
