@@ -16,7 +16,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("model", &["ir", "lang"]),
     ("engine", &["ir"]),
     ("agents", &["ir", "engine"]),
-    ("sim", &["ir", "engine", "agents"]),
+    ("sim", &["ir", "model", "engine", "agents"]),
     ("scenario", &["ir", "lang", "model", "engine"]),
     ("translate", &["ir", "lang", "model", "engine", "scenario"]),
     (

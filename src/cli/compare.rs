@@ -1,10 +1,11 @@
 //! `tabula compare`: the same seeds under two rule sets.
 
+use std::ops::ControlFlow;
 use std::path::Path;
 
-use super::simulate::{agents, jobs, play, write_file};
+use super::simulate::{agents, jobs, play, warn_unfinished, write_file};
 use super::{load_named, player_count, seat_names, CmdResult, RunArgs};
-use crate::sim::{compare, SimConfig};
+use crate::sim::{compare, SimConfig, Tally};
 
 /// The variant list of `--variant`/`--against`: `base` and `none` mean the
 /// base rules.
@@ -38,7 +39,7 @@ pub(super) fn run(
             v.join("+")
         }
     };
-    println!(
+    sayln!(
         "{}: {} against {}, {} games each, {} players, seed {}; {}",
         base_rules.name,
         name(&va),
@@ -59,28 +60,38 @@ pub(super) fn run(
         variants: v.to_vec(),
         agents: specs.clone(),
         shard: None,
+        max_decisions: run.max_decisions,
     };
-    let (base, t1) = play(&base_rules, &cfg(&vb), run, jobs)?;
-    let (var, t2) = play(&var_rules, &cfg(&va), run, jobs)?;
-    let mut c = compare::compare(players, &base, &var);
+    let (mut base, mut var) = (Tally::new(players), Tally::new(players));
+    let t1 = play(&base_rules, &cfg(&vb), run, jobs, &mut |g| {
+        base.add(&g);
+        ControlFlow::Continue(())
+    })?;
+    let t2 = play(&var_rules, &cfg(&va), run, jobs, &mut |g| {
+        var.add(&g);
+        ControlFlow::Continue(())
+    })?;
+    let mut c = compare::compare_tallies(&base, &var);
     c.ruleset = base_rules.id.clone();
     c.baseline = base_rules.variants.clone();
     c.variant = var_rules.variants.clone();
     c.seats = seat_names(&base_rules, players);
     c.agents = specs.iter().map(|a| a.to_string()).collect();
     c.seed = run.seed;
-    print!("{}", c.render());
+    say!("{}", c.render());
     let t = t1 + t2;
     if t > 0.0 {
-        println!(
+        sayln!(
             "time: {t:.2}s  games/s: {:.1}",
-            (base.len() + var.len()) as f64 / t
+            (base.games + base.unfinished + var.games + var.unfinished) as f64 / t
         );
     }
+    warn_unfinished(&base, run.max_decisions, "baseline: ");
+    warn_unfinished(&var, run.max_decisions, "variant: ");
     if let Some(path) = json {
         let text = serde_json::to_string_pretty(&c).unwrap_or_default() + "\n";
         write_file(path, &text)?;
-        println!("wrote {}", path.display());
+        sayln!("wrote {}", path.display());
     }
     Ok(())
 }

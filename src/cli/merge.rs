@@ -2,18 +2,23 @@
 
 use std::path::PathBuf;
 
-use super::simulate::write_outputs;
+use super::simulate::{say_written, write_outputs};
 use super::{eprint_error, CmdResult, Failed, OutputArgs};
+use crate::scenario::origin::read_limited;
 use crate::sim::{self, Report};
+
+/// The largest shard read, in bytes (some four million games).
+const MAX_SHARD_BYTES: u64 = 1 << 30;
 
 pub(super) fn run(files: &[PathBuf], out: &OutputArgs) -> CmdResult {
     let mut parts = Vec::with_capacity(files.len());
     for f in files {
         let name = f.display().to_string();
-        let text = std::fs::read_to_string(f).map_err(|e| {
-            eprint_error(format!("cannot read `{name}`: {e}"));
-            Failed
-        })?;
+        let text =
+            read_limited(f, MAX_SHARD_BYTES, "the output of `tabula simulate`").map_err(|e| {
+                eprint_error(e);
+                Failed
+            })?;
         let report: Report = serde_json::from_str(&text).map_err(|e| {
             eprint_error(format!(
                 "`{name}`:{}:{}: not the JSON output of `tabula simulate`: {e}",
@@ -28,7 +33,9 @@ pub(super) fn run(files: &[PathBuf], out: &OutputArgs) -> CmdResult {
         eprint_error(e);
         Failed
     })?;
-    println!(
+    // The files first: a closed stdout must not keep them from being written.
+    write_outputs(&merged, out, None)?;
+    sayln!(
         "{}: merged {} file{} into a run of {} games, {} players, seed {}",
         merged.name,
         files.len(),
@@ -37,9 +44,10 @@ pub(super) fn run(files: &[PathBuf], out: &OutputArgs) -> CmdResult {
         merged.players,
         merged.seed
     );
-    print!(
+    say!(
         "{}",
         merged.summary.render(&merged.seats, &merged.agents, None)
     );
-    write_outputs(&merged, out, None)
+    say_written(out);
+    Ok(())
 }

@@ -2,13 +2,36 @@
 //!
 //! Every command takes a ruleset as a directory holding `game.yaml` or as a
 //! name under `rules/`. Exit codes: 0 success, 1 a mistake in the rules or
-//! the input, 2 a usage error (reported by clap).
+//! the input, 2 a usage error (reported by clap). A closed stdout (`| head`)
+//! is not an error: printing stops, files are still written, and the exit
+//! code is the command's own (see [`output`]).
+
+/// `print!` to stdout, quietly dropped once stdout is closed.
+macro_rules! say {
+    ($($t:tt)*) => { $crate::cli::output::out(format_args!($($t)*)) };
+}
+/// `println!` to stdout, quietly dropped once stdout is closed.
+macro_rules! sayln {
+    () => { $crate::cli::output::out(format_args!("\n")) };
+    ($($t:tt)*) => { $crate::cli::output::out(format_args!("{}\n", format_args!($($t)*))) };
+}
+/// `eprint!` to stderr, quietly dropped once stderr is closed.
+macro_rules! esay {
+    ($($t:tt)*) => { $crate::cli::output::err(format_args!($($t)*)) };
+}
+/// `eprintln!` to stderr, quietly dropped once stderr is closed.
+macro_rules! esayln {
+    ($($t:tt)*) => { $crate::cli::output::err(format_args!("{}\n", format_args!($($t)*))) };
+}
 
 mod check;
 mod compare;
+mod jsonpos;
 mod merge;
+pub mod output;
 mod play;
 mod replay;
+mod scenario;
 mod simulate;
 
 use std::io::IsTerminal;
@@ -23,7 +46,16 @@ use crate::model::{LoadError, Ruleset};
 /// tabula: board games written as data. Check rulesets, simulate games
 /// between bots, compare variants, play against bots, replay saved games.
 #[derive(Debug, Parser)]
-#[command(name = "tabula", version, about, long_about = None)]
+#[command(
+    name = "tabula",
+    version,
+    about,
+    long_about = None,
+    after_help = "Exit codes: 0 success, 1 a mistake in the rules or the input (explained on \
+                  stderr), 2 a usage error. A closed standard output (`tabula ... | head`) is \
+                  not an error: printing stops, the files asked for are still written, and \
+                  the exit code is the command's own."
+)]
 pub struct Cli {
     /// The command to run.
     #[command(subcommand)]
@@ -67,9 +99,15 @@ pub struct RunArgs {
     /// `fn evaluate(p: player) -> int` if declared, else with the score.
     #[arg(long, value_name = "A,B,...")]
     pub agents: Option<String>,
-    /// Threads to play on (default: one per core). Results do not depend on it.
+    /// Threads to play on (default: one per core; at most 256). Results do
+    /// not depend on it.
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
+    /// Decisions after which a game that has not ended is given up and
+    /// reported as unfinished, with its seed (the run goes on).
+    #[arg(long, value_name = "N", default_value_t = crate::sim::MAX_DECISIONS,
+          value_parser = decision_limit)]
+    pub max_decisions: usize,
     /// No progress bar (it is shown only when stderr is a terminal anyway).
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -173,12 +211,23 @@ pub enum Command {
         /// Save the game log (JSON) to FILE when the game ends or input runs out.
         #[arg(long, value_name = "FILE")]
         log: Option<PathBuf>,
+        /// Decisions after which a game that has not ended is stopped (and
+        /// its log saved) as unfinished.
+        #[arg(long, value_name = "N", default_value_t = crate::sim::MAX_DECISIONS,
+              value_parser = decision_limit)]
+        max_decisions: usize,
     },
     /// Run scenario files (or every scenario under directories).
     Scenario {
         /// Scenario files or directories.
         #[arg(value_name = "FILE|DIR", required = true)]
         paths: Vec<PathBuf>,
+        /// The ruleset to run them against (a directory, or a name under
+        /// rules/), in place of the one each file names. A file may only
+        /// name a ruleset under rules/ or a relative path without `..`:
+        /// give any other directory here.
+        #[arg(long, value_name = "RULESET")]
+        ruleset: Option<String>,
     },
     /// Check a rulebook text against the ruleset (docs/TRANSLATE.md).
     Translate(crate::translate::TranslateArgs),
@@ -188,9 +237,16 @@ pub enum Command {
         #[arg(value_name = "LOG")]
         log: PathBuf,
         /// Where the ruleset is, if not found from the log's ruleset id
-        /// (a directory, or a name under rules/).
+        /// (a directory, or a name under rules/). A log may only name a
+        /// ruleset under rules/ or a relative path without `..`: give any
+        /// other directory here.
         #[arg(long, value_name = "RULESET")]
         ruleset: Option<String>,
+        /// Replay a log that lacks `result` or `state_hash` (one written by
+        /// hand): the decisions are replayed, but what is missing is not
+        /// verified. Without it such a log is refused.
+        #[arg(long)]
+        unverified: bool,
     },
     /// Measure how fast random games are played on one thread.
     Bench {
@@ -200,13 +256,27 @@ pub enum Command {
         /// Number of players (default: the ruleset's maximum).
         #[arg(long, short = 'p', value_name = "N")]
         players: Option<usize>,
-        /// How long to play, in seconds.
+        /// How long to play, in seconds (at most 86400, a day; 0 plays one game).
         #[arg(long, value_name = "S", default_value_t = 10.0)]
         seconds: f64,
         /// The seed of the first game.
         #[arg(long, short = 's', value_name = "S", default_value_t = 0)]
         seed: u64,
+        /// Decisions after which a game that has not ended stops the bench
+        /// with an error naming its seed.
+        #[arg(long, value_name = "N", default_value_t = crate::sim::MAX_DECISIONS,
+              value_parser = decision_limit)]
+        max_decisions: usize,
     },
+}
+
+/// Parses `--max-decisions`: a whole number from 1.
+fn decision_limit(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("the limit must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{s}` is not a whole number")),
+    }
 }
 
 /// A failure already explained to the user: the process exits with 1.
@@ -246,22 +316,27 @@ pub fn run(cli: Cli) -> ExitCode {
             seat,
             seed,
             log,
-        } => play::run(&rules, players, &seat, seed, log.as_deref()),
-        Command::Scenario { paths } => {
-            let code = crate::scenario::cli_main(&paths);
-            return ExitCode::from(code.clamp(0, 255) as u8);
-        }
+            max_decisions,
+        } => play::run(&rules, players, &seat, seed, log.as_deref(), max_decisions),
+        Command::Scenario { paths, ruleset } => scenario::run(&paths, ruleset.as_deref()),
         Command::Translate(args) => {
-            let code = crate::translate::cli_main(args);
-            return ExitCode::from(code.clamp(0, 255) as u8);
+            let out = crate::translate::cli_run(&args);
+            say!("{}", out.stdout);
+            esay!("{}", out.stderr);
+            return ExitCode::from(out.code.clamp(0, 255) as u8);
         }
-        Command::Replay { log, ruleset } => replay::run(&log, ruleset.as_deref()),
+        Command::Replay {
+            log,
+            ruleset,
+            unverified,
+        } => replay::run(&log, ruleset.as_deref(), unverified),
         Command::Bench {
             rules,
             players,
             seconds,
             seed,
-        } => simulate::bench(&rules, players, seconds, seed),
+            max_decisions,
+        } => simulate::bench(&rules, players, seconds, seed, max_decisions),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,
@@ -281,12 +356,12 @@ pub fn eprint_report(report: &miette::Report) {
     if handler.render_report(&mut out, report.as_ref()).is_err() {
         out = format!("{report}\n");
     }
-    eprint!("{out}");
+    esay!("{out}");
 }
 
 /// Prints an error message to stderr.
 pub fn eprint_error(msg: impl std::fmt::Display) {
-    eprintln!("error: {msg}");
+    esayln!("error: {msg}");
 }
 
 /// Loads a ruleset, printing every diagnostic on failure.
@@ -303,15 +378,20 @@ pub fn load_rules(args: &RulesetArgs) -> Result<Arc<Ruleset>, Failed> {
 /// Loads the ruleset named `arg` with `variants`, printing every diagnostic
 /// on failure.
 pub fn load_named(arg: &str, variants: &[String]) -> Result<Arc<Ruleset>, Failed> {
-    let dir = crate::model::find_ruleset(arg);
-    match crate::model::load(&dir, variants) {
+    load_dir(&crate::model::find_ruleset(arg), variants)
+}
+
+/// Loads the ruleset in `dir` with `variants`, printing every diagnostic on
+/// failure.
+pub fn load_dir(dir: &std::path::Path, variants: &[String]) -> Result<Arc<Ruleset>, Failed> {
+    match crate::model::load(dir, variants) {
         Ok(r) => Ok(Arc::new(r)),
         Err(LoadError::Invalid(d)) => {
             for r in d.reports() {
                 eprint_report(&r);
             }
             let n = d.items.len();
-            eprintln!(
+            esayln!(
                 "{n} error{} found in `{}`",
                 if n == 1 { "" } else { "s" },
                 dir.display()

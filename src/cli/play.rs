@@ -9,7 +9,7 @@ use crate::engine::{ApplyError, Game, GameLog};
 
 fn fail(game: &Game, e: &ApplyError) -> Failed {
     match e {
-        ApplyError::Runtime(r) => eprint!("{}", game.report(r)),
+        ApplyError::Runtime(r) => esay!("{}", game.report(r)),
         other => eprint_error(other),
     }
     Failed
@@ -49,7 +49,7 @@ fn save_log(game: &mut Game, path: Option<&Path>) -> CmdResult {
         eprint_error(format!("cannot write `{}`: {e}", path.display()));
         Failed
     })?;
-    println!("log saved to {}", path.display());
+    sayln!("log saved to {}", path.display());
     Ok(())
 }
 
@@ -58,7 +58,7 @@ fn save_log(game: &mut Game, path: Option<&Path>) -> CmdResult {
 fn print_view(view: &[String], last: Option<&[String]>) {
     let Some(last) = last else {
         for l in view {
-            println!("  {l}");
+            sayln!("  {l}");
         }
         return;
     };
@@ -67,9 +67,9 @@ fn print_view(view: &[String], last: Option<&[String]>) {
     for l in view {
         if !last.contains(l) {
             if changed == 0 {
-                println!("changes since your last decision (`v` shows the whole state):");
+                sayln!("changes since your last decision (`v` shows the whole state):");
             }
-            println!("  {l}");
+            sayln!("  {l}");
             changed += 1;
         }
     }
@@ -77,33 +77,46 @@ fn print_view(view: &[String], last: Option<&[String]>) {
         let k = key(l);
         if !view.iter().any(|v| key(v) == k) {
             if changed == 0 {
-                println!("changes since your last decision (`v` shows the whole state):");
+                sayln!("changes since your last decision (`v` shows the whole state):");
             }
-            println!("  {k} cleared");
+            sayln!("  {k} cleared");
             changed += 1;
         }
     }
     if changed == 0 {
-        println!("nothing visible changed since your last decision");
+        sayln!("nothing visible changed since your last decision");
     }
 }
 
 /// `tabula play`: seat `seat` is the human at the terminal, the others are
-/// random bots; the game is saved to `log` when given.
+/// random bots; the game is saved to `log` when given. A game still going
+/// after `max_decisions` decisions is stopped (and saved).
 pub(super) fn run(
     args: &RulesetArgs,
     players: usize,
     seat: &str,
     seed: u64,
     log: Option<&Path>,
+    max_decisions: usize,
 ) -> CmdResult {
     let rules = load_rules(args)?;
     let players = player_count(&rules, Some(players))?;
     let names = seat_names(&rules, players);
     let me = parse_seat(seat, &names)?;
+    // A log that cannot be written is said now, not after the game.
+    if let Some(path) = log {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| {
+                eprint_error(format!("cannot write `{}`: {e}", path.display()));
+                Failed
+            })?;
+    }
     let mut game = Game::new(rules.clone(), players, seed).map_err(|e| {
         match &e {
-            ApplyError::Runtime(r) => eprint!("{}", crate::engine::view::report(&rules, r)),
+            ApplyError::Runtime(r) => esay!("{}", crate::engine::view::report(&rules, r)),
             other => eprint_error(other),
         }
         Failed
@@ -111,42 +124,53 @@ pub(super) fn run(
     let mut bots: Vec<RandomAgent> = (0..players)
         .map(|p| RandomAgent::new(crate::sim::agent_seed(seed, p)))
         .collect();
-    println!(
+    sayln!(
         "{}: {} players, seed {}. You are {}; the others are random bots.",
-        rules.name, players, seed, names[me]
+        rules.name,
+        players,
+        seed,
+        names[me]
     );
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut last_view: Option<Vec<String>> = None;
     while !game.is_over() {
+        if game.history().len() >= max_decisions {
+            esayln!(
+                "error: the game (seed {seed}) has not ended after {max_decisions} decisions: \
+                 stopped as unfinished (does the rules' main loop end?)"
+            );
+            save_log(&mut game, log)?;
+            return Err(Failed);
+        }
         let legal = game.legal().map_err(|e| fail(&game, &e))?;
         let seat = game.to_move().unwrap_or(0).min(players - 1);
         let index = if seat == me {
-            println!();
+            sayln!();
             let view = game.view(Some(me));
             print_view(&view, last_view.as_deref());
             last_view = Some(view);
-            println!(
+            sayln!(
                 "{}, {}:",
                 names[me],
                 game.prompt().unwrap_or("your decision")
             );
             for (i, d) in legal.iter().enumerate() {
-                println!("  {:>3}) {}", i + 1, d.name);
+                sayln!("  {:>3}) {}", i + 1, d.name);
             }
             let Some(n) = ask(&mut input, legal.len(), last_view.as_deref())? else {
-                println!();
-                println!(
+                sayln!();
+                sayln!(
                     "input ended: game abandoned after {} decisions",
                     game.history().len()
                 );
                 return save_log(&mut game, log);
             };
-            println!("{} (you) chose {}", names[me], legal[n].name);
+            sayln!("{} (you) chose {}", names[me], legal[n].name);
             n
         } else {
             let i = bots[seat].choose(&mut game, &legal).min(legal.len() - 1);
-            println!(
+            sayln!(
                 "{} ({}) chose {}",
                 names[seat],
                 bots[seat].name(),
@@ -170,7 +194,7 @@ fn ask(
 ) -> Result<Option<usize>, Failed> {
     let mut line = String::new();
     loop {
-        print!("choose 1-{options}> ");
+        say!("choose 1-{options}> ");
         let _ = std::io::stdout().flush();
         line.clear();
         match input.read_line(&mut line) {
@@ -184,14 +208,14 @@ fn ask(
         let text = line.trim();
         if text == "v" || text == "view" {
             for l in view.into_iter().flatten() {
-                println!("  {l}");
+                sayln!("  {l}");
             }
             continue;
         }
         match text.parse::<usize>() {
             Ok(n) if (1..=options).contains(&n) => return Ok(Some(n - 1)),
-            Ok(n) => println!("{n} is not an option: type a number from 1 to {options}"),
-            Err(_) => println!(
+            Ok(n) => sayln!("{n} is not an option: type a number from 1 to {options}"),
+            Err(_) => sayln!(
                 "`{text}` is not a number: type a number from 1 to {options} \
                  (or `v` to see the whole state)"
             ),
@@ -202,14 +226,14 @@ fn ask(
 /// The end of the game: the whole state, the scores and who won.
 fn print_end(game: &mut Game, names: &[String], me: usize) -> CmdResult {
     let outcome = game.outcome().map_err(|e| fail(game, &e))?;
-    println!();
-    println!("game over after {} decisions", game.history().len());
+    sayln!();
+    sayln!("game over after {} decisions", game.history().len());
     for l in game.view(None) {
-        println!("  {l}");
+        sayln!("  {l}");
     }
     let Some(o) = outcome else { return Ok(()) };
     for (p, s) in o.scores().iter().enumerate() {
-        println!(
+        sayln!(
             "  {:<8} {s}{}",
             names[p],
             if o.winners.contains(&p) {
@@ -221,7 +245,7 @@ fn print_end(game: &mut Game, names: &[String], me: usize) -> CmdResult {
     }
     let w: Vec<&str> = o.winners.iter().map(|w| names[*w].as_str()).collect();
     if o.winners.contains(&me) {
-        println!(
+        sayln!(
             "{}",
             if w.len() > 1 {
                 format!("you share the win ({})", w.join(", "))
@@ -230,7 +254,7 @@ fn print_end(game: &mut Game, names: &[String], me: usize) -> CmdResult {
             }
         );
     } else {
-        println!("winner: {}", w.join(", "));
+        sayln!("winner: {}", w.join(", "));
     }
     Ok(())
 }

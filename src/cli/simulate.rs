@@ -1,7 +1,9 @@
 //! `tabula simulate` and `tabula bench`: games between bots in bulk.
 
-use std::io::IsTerminal;
-use std::path::Path;
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -11,14 +13,17 @@ use super::{
 };
 use crate::agents::{parse_agents, AgentSpec};
 use crate::model::Ruleset;
-use crate::sim::{self, Report, Shard, SimConfig, SimError};
+use crate::sim::stream::{CsvWriter, JsonWriter};
+use crate::sim::{self, GameRecord, Report, Shard, SimConfig, SimError, Summary, Tally};
 
 pub(super) fn report_sim_error(e: &SimError) {
-    eprintln!(
+    esayln!(
         "error: game {} (seed {}) failed after {} decisions:",
-        e.game, e.seed, e.decisions
+        e.game,
+        e.seed,
+        e.decisions
     );
-    eprint!("{}", e.report);
+    esay!("{}", e.report);
 }
 
 /// A progress bar on stderr with rate and ETA, hidden unless stderr is a
@@ -53,11 +58,20 @@ pub(super) fn write_file(path: &Path, text: &str) -> CmdResult {
     })
 }
 
+/// The most threads `--jobs` may ask for.
+pub(super) const MAX_JOBS: usize = 256;
+
 /// The thread count of `--jobs` (0: one per core).
 pub(super) fn jobs(run: &RunArgs) -> Result<usize, Failed> {
     match run.jobs {
         Some(0) => {
             eprint_error("--jobs must be at least 1 (leave it out to use every core)");
+            Err(Failed)
+        }
+        Some(n) if n > MAX_JOBS => {
+            eprint_error(format!(
+                "--jobs {n} is too many: at most {MAX_JOBS} threads (leave it out to use every core)"
+            ));
             Err(Failed)
         }
         Some(n) => Ok(n),
@@ -85,21 +99,22 @@ pub(super) fn agents(
     Ok(specs)
 }
 
-/// Plays the games of `cfg` with a progress bar; returns the records and
-/// the time taken.
+/// Plays the games of `cfg` with a progress bar, handing each record to
+/// `sink` in game order; returns the time taken.
 pub(super) fn play(
     rules: &Arc<Ruleset>,
     cfg: &SimConfig,
     run: &RunArgs,
     jobs: usize,
-) -> Result<(Vec<sim::GameRecord>, f64), Failed> {
+    sink: &mut dyn FnMut(GameRecord) -> ControlFlow<()>,
+) -> Result<f64, Failed> {
     let bar = progress_bar(cfg.range().len() as u64, run.quiet);
     let start = Instant::now();
-    let result = sim::run(rules, cfg, jobs, &|_| bar.inc(1));
+    let result = sim::run_stream(rules, cfg, jobs, &|_| bar.inc(1), sink);
     bar.finish_and_clear();
     let elapsed = start.elapsed().as_secs_f64();
     match result {
-        Ok(r) => Ok((r, elapsed)),
+        Ok(()) => Ok(elapsed),
         Err(e) => {
             report_sim_error(&e);
             Err(Failed)
@@ -107,21 +122,141 @@ pub(super) fn play(
     }
 }
 
-/// Writes the report's JSON, CSV and HTML as asked.
+/// Writes the report's JSON, CSV and HTML as asked (`tabula merge`).
 pub(super) fn write_outputs(report: &Report, out: &OutputArgs, elapsed: Option<f64>) -> CmdResult {
     if let Some(path) = &out.json {
         write_file(path, &report.to_json())?;
-        println!("wrote {}", path.display());
     }
     if let Some(path) = &out.csv {
         write_file(path, &sim::csv::render(report))?;
-        println!("wrote {}", path.display());
     }
     if let Some(path) = &out.report {
         write_file(path, &sim::html::render(report, &report.name, elapsed))?;
-        println!("wrote {}", path.display());
     }
     Ok(())
+}
+
+/// Says which files were written.
+pub(super) fn say_written(out: &OutputArgs) {
+    for path in [&out.json, &out.csv, &out.report].into_iter().flatten() {
+        sayln!("wrote {}", path.display());
+    }
+}
+
+/// The files of a run, written as its games end (see [`sim::stream`]).
+struct Outputs {
+    json: Option<JsonWriter>,
+    csv: Option<CsvWriter>,
+    /// The HTML page's file, created at the start, written at the end.
+    html: Option<File>,
+    /// The first write that failed: the file and why.
+    failed: Option<(PathBuf, std::io::Error)>,
+}
+
+impl Outputs {
+    /// Creates every file asked for, so that a path that cannot be written
+    /// fails before any game is played.
+    fn create(out: &OutputArgs, players: usize, seats: &[String]) -> Result<Outputs, Failed> {
+        let cannot = |path: &Path, e: std::io::Error| {
+            eprint_error(format!("cannot write `{}`: {e}", path.display()));
+            Failed
+        };
+        let json = match &out.json {
+            Some(p) => Some(JsonWriter::create(p).map_err(|e| cannot(p, e))?),
+            None => None,
+        };
+        let csv = match &out.csv {
+            Some(p) => Some(CsvWriter::create(p, players, seats).map_err(|e| cannot(p, e))?),
+            None => None,
+        };
+        let html = match &out.report {
+            Some(p) => Some(File::create(p).map_err(|e| cannot(p, e))?),
+            None => None,
+        };
+        Ok(Outputs {
+            json,
+            csv,
+            html,
+            failed: None,
+        })
+    }
+
+    /// Writes one more game; false once a write failed.
+    fn push(&mut self, g: &GameRecord, out: &OutputArgs) -> bool {
+        if let (Some(w), Some(p)) = (&mut self.json, &out.json) {
+            if let Err(e) = w.push(g) {
+                self.failed = Some((p.clone(), e));
+                return false;
+            }
+        }
+        if let (Some(w), Some(p)) = (&mut self.csv, &out.csv) {
+            if let Err(e) = w.push(g) {
+                self.failed = Some((p.clone(), e));
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Completes every file: the JSON with `head`'s summary, the HTML page
+    /// from `head` and `tally`.
+    fn finish(
+        self,
+        out: &OutputArgs,
+        head: &Report,
+        tally: &Tally,
+        elapsed: f64,
+    ) -> Result<(), (PathBuf, std::io::Error)> {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
+        if let (Some(w), Some(p)) = (self.json, &out.json) {
+            w.finish(head).map_err(|e| (p.clone(), e))?;
+        }
+        if let (Some(w), Some(p)) = (self.csv, &out.csv) {
+            w.finish().map_err(|e| (p.clone(), e))?;
+        }
+        if let (Some(mut f), Some(p)) = (self.html, &out.report) {
+            let page = sim::html::render_tally(head, tally, &head.name, Some(elapsed));
+            f.write_all(page.as_bytes()).map_err(|e| (p.clone(), e))?;
+        }
+        Ok(())
+    }
+}
+
+/// Removes the files of a run that failed (they hold part of it).
+fn remove_outputs(out: &OutputArgs) {
+    for path in [&out.json, &out.csv, &out.report].into_iter().flatten() {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// The line announcing a run.
+fn run_line(rules: &Ruleset, cfg: &SimConfig, variants: &[String], threads: usize) -> String {
+    let range = cfg.range();
+    format!(
+        "{}: {} games{}, {} players, seed {}{}; {}; {} thread{}",
+        rules.name,
+        cfg.games,
+        match cfg.shard {
+            Some(s) => format!(" (shard {s}: games {}..{})", range.start, range.end),
+            None => String::new(),
+        },
+        cfg.players,
+        cfg.seed,
+        if variants.is_empty() {
+            String::new()
+        } else {
+            format!(", variants {}", variants.join(" + "))
+        },
+        cfg.agents
+            .iter()
+            .map(|a| a.to_string())
+            .collect::<Vec<_>>()
+            .join(","),
+        threads,
+        if threads == 1 { "" } else { "s" }
+    )
 }
 
 pub(super) fn simulate(
@@ -145,83 +280,131 @@ pub(super) fn simulate(
         variants: args.variants.clone(),
         agents,
         shard,
+        max_decisions: run.max_decisions,
     };
-    let range = cfg.range();
     let threads = if jobs == 0 {
         rayon::current_num_threads()
     } else {
         jobs
     };
-    println!(
-        "{}: {} games{}, {} players, seed {}{}; {}; {} thread{}",
-        rules.name,
-        run.games,
-        match shard {
-            Some(s) => format!(" (shard {s}: games {}..{})", range.start, range.end),
-            None => String::new(),
-        },
-        players,
-        run.seed,
-        if args.variants.is_empty() {
-            String::new()
-        } else {
-            format!(", variants {}", args.variants.join(" + "))
-        },
-        cfg.agents
-            .iter()
-            .map(|a| a.to_string())
-            .collect::<Vec<_>>()
-            .join(","),
-        threads,
-        if threads == 1 { "" } else { "s" }
-    );
-    let (records, elapsed) = play(&rules, &cfg, run, jobs)?;
     let seats = seat_names(&rules, players);
-    let report = Report::new(&rules, &cfg, seats.clone(), records);
-    print!(
+    let mut files = Outputs::create(out, players, &seats)?;
+    sayln!("{}", run_line(&rules, &cfg, &args.variants, threads));
+    let mut tally = Tally::new(players);
+    let played = play(&rules, &cfg, run, jobs, &mut |g| {
+        tally.add(&g);
+        if files.push(&g, out) {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    });
+    let elapsed = match played {
+        Ok(t) => t,
+        Err(Failed) => {
+            drop(files);
+            remove_outputs(out);
+            return Err(Failed);
+        }
+    };
+    let summary = Summary::of_tally(&tally);
+    let head = Report::head(&rules, &cfg, seats.clone(), summary);
+    if let Err((path, e)) = files.finish(out, &head, &tally, elapsed) {
+        eprint_error(format!("cannot write `{}`: {e}", path.display()));
+        remove_outputs(out);
+        return Err(Failed);
+    }
+    say!(
         "{}",
-        report.summary.render(&seats, &report.agents, Some(elapsed))
+        head.summary.render(&seats, &head.agents, Some(elapsed))
     );
-    write_outputs(&report, out, Some(elapsed))
+    say_written(out);
+    warn_unfinished(&tally, cfg.max_decisions, "");
+    Ok(())
 }
+
+/// Warns on stderr of games given up after the decision limit; `which`
+/// names the rule set (in `tabula compare`).
+pub(super) fn warn_unfinished(tally: &Tally, max_decisions: usize, which: &str) {
+    if let Some(first) = tally.unfinished_shown.first() {
+        esayln!(
+            "warning: {}{} game{} had not ended after {max_decisions} decision{} and {} given up \
+             (the first: game {}, seed {}); the statistics leave {} out",
+            which,
+            tally.unfinished,
+            if tally.unfinished == 1 { "" } else { "s" },
+            if max_decisions == 1 { "" } else { "s" },
+            if tally.unfinished == 1 { "was" } else { "were" },
+            first.game,
+            first.seed,
+            if tally.unfinished == 1 { "it" } else { "them" },
+        );
+    }
+}
+
+/// The longest `tabula bench` may run, in seconds (a day).
+const MAX_SECONDS: f64 = 86_400.0;
 
 pub(super) fn bench(
     args: &RulesetArgs,
     players: Option<usize>,
     seconds: f64,
     seed: u64,
+    max_decisions: usize,
 ) -> CmdResult {
     let rules = load_rules(args)?;
     let players = player_count(&rules, players)?;
-    if !seconds.is_finite() || seconds < 0.0 {
+    if !seconds.is_finite() || !(0.0..=MAX_SECONDS).contains(&seconds) {
         eprint_error(format!(
-            "--seconds must be a non-negative number, not {seconds}"
+            "--seconds must be a number from 0 to {MAX_SECONDS} (a day), not {seconds}"
         ));
         return Err(Failed);
     }
-    let budget = Duration::from_secs_f64(seconds.min(1e9));
-    println!(
-        "{}: random games, {} players, {:.0}s on one thread",
-        rules.name, players, seconds
+    let budget = Duration::from_secs_f64(seconds);
+    sayln!(
+        "{}: random games, {} players, {}s on one thread",
+        rules.name,
+        players,
+        seconds
     );
     let random = vec![AgentSpec::Random; players];
     let start = Instant::now();
     let (mut games, mut decisions) = (0u64, 0u64);
+    let mut unfinished: Vec<GameRecord> = Vec::new();
+    let mut unfinished_count = 0u64;
     let mut index = 0usize;
     loop {
-        let rec = sim::simulate_one(&rules, &random, seed, index).map_err(|e| {
+        let rec = sim::play_one(&rules, &random, seed, index, max_decisions).map_err(|e| {
             report_sim_error(&e);
             Failed
         })?;
         games += 1;
         decisions += rec.decisions as u64;
+        if rec.unfinished {
+            unfinished_count += 1;
+            if unfinished.len() < 5 {
+                unfinished.push(rec);
+            }
+        }
         index += 1;
         if start.elapsed() >= budget {
             break;
         }
     }
     let t = start.elapsed().as_secs_f64().max(1e-9);
-    println!(
+    if unfinished_count > 0 {
+        let shown: Vec<String> = unfinished
+            .iter()
+            .map(|g| format!("game {} (seed {})", g.game, g.seed))
+            .collect();
+        esayln!(
+            "warning: {unfinished_count} of {games} games had not ended after {max_decisions} decision{} and were given up: {}{}",
+            if max_decisions == 1 { "" } else { "s" },
+            shown.join(", "),
+            if unfinished_count > shown.len() as u64 { ", ..." } else { "" }
+        );
+    }
+    sayln!(
         "games/s: {:.1}  decisions/s: {:.0}  decisions/game: {:.1}",
         games as f64 / t,
         decisions as f64 / t,

@@ -161,11 +161,20 @@ codes! {
         "a scenario's `options:` that are not the legal decisions";
     ScenarioWrongValue => "scenario_wrong_value",
         "a scenario's `expect:` value or `check:` condition that the rules contradict";
+    ScenarioAssertsNothing => "scenario_asserts_nothing",
+        "a scenario with no `expect:`, `check:`, `refuse:` or `options:` step: it proves nothing";
     // Game logs.
     LogSyntax => "log_syntax",
         "a game log that is not JSON, or that ends too early";
     LogInvalid => "log_invalid",
         "a game log that is JSON but not a game log: a field missing or of the wrong type";
+    LogUnverifiable => "log_unverifiable",
+        "a game log without `result` or `state_hash`, whose replay would verify nothing";
+    LogMismatch => "log_mismatch",
+        "a game log its replay contradicts: a player count, a decision, the result or the final state";
+    // Where files may come from.
+    PathOutside => "path_outside",
+        "a path read from a file that leaves the places it may name: absolute, with `..`, or through a link leading out";
     // Rulebook checks (`tabula translate`).
     TranslateBadClaim => "translate_bad_claim",
         "a claim of a language file that breaks its format: no `ref:` nor `note:`, `stated:` without `expect: contradicted`, recorded values not one per `#`";

@@ -10,23 +10,30 @@
 //! * `options: [a, b]` — exactly these decisions are legal now;
 //! * `expect: {expr: value, ...}` — each expression has that value;
 //! * `check: expr` — a boolean expression holds.
+//!
+//! The header ([`header`]) is checked before anything runs; a scenario that
+//! asserts nothing fails.
+
+mod code;
+mod header;
+pub mod origin;
+mod steps;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use marked_yaml::types::MarkedMappingNode;
 use marked_yaml::Node;
 
 use crate::engine::{ApplyError, Game};
 use crate::ir::codes::Code;
 use crate::ir::diag::{Diagnostic, Diagnostics};
-use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
+use crate::ir::ruleset::{Ruleset, PLAYER};
 use crate::ir::span::Span;
 use crate::ir::symbols::Global;
-use crate::lang::parser;
 use crate::model::data::node_span;
-use crate::model::load::syntax_diag;
-use crate::model::snippet;
 use crate::model::LoadError;
+use code::{compile_program, scalar, Ctx};
 
 /// The result of one scenario.
 #[derive(Debug)]
@@ -48,59 +55,6 @@ impl Outcome {
     }
 }
 
-struct Ctx {
-    rules: Ruleset,
-    file: u32,
-    text: Arc<str>,
-    fails: Vec<Diagnostic>,
-}
-
-impl Ctx {
-    fn span(&self, n: &Node) -> Span {
-        node_span(self.file, &self.text, n.span())
-    }
-
-    fn fail(&mut self, code: Code, span: Span, msg: impl Into<String>, help: impl Into<String>) {
-        self.fails
-            .push(Diagnostic::new(code, span, msg).help(help.into()));
-    }
-
-    /// Offset map for a snippet written in the scenario file.
-    fn map_for(&self, node: &Node, snippet: &str) -> Vec<usize> {
-        let start = self.span(node).start as usize;
-        let src = &self.text;
-        let mut table = Vec::new();
-        let mut from = start;
-        for line in snippet.split('\n') {
-            let needle = line.trim_end();
-            let found = if needle.is_empty() {
-                None
-            } else {
-                src[from.min(src.len())..].find(needle)
-            };
-            match found {
-                Some(pos) => {
-                    table.push(from + pos);
-                    from += pos + needle.len();
-                }
-                None => table.push(from.min(src.len())),
-            }
-        }
-        table
-    }
-}
-
-fn map_offset(table: &[usize], snippet: &str, o: usize) -> usize {
-    let before = &snippet[..o.min(snippet.len())];
-    let line = before.matches('\n').count();
-    let col = before.rsplit('\n').next().map_or(0, |l| l.len());
-    table.get(line).copied().unwrap_or(0) + col
-}
-
-fn scalar(n: &Node) -> Option<String> {
-    n.as_scalar().map(|s| s.as_str().to_string())
-}
-
 /// Why a scenario could not be run at all. (A scenario that runs but
 /// whose steps fail gives an [`Outcome`] holding the failures.)
 #[derive(Debug, thiserror::Error)]
@@ -113,9 +67,14 @@ pub enum ScenarioError {
         /// Why.
         source: std::io::Error,
     },
-    /// The file is not valid YAML, or its ruleset has mistakes.
+    /// The file is not valid YAML, its header has mistakes (a player count
+    /// the ruleset does not allow, a ruleset outside the allowed places...)
+    /// or its ruleset has mistakes.
     #[error("{}", .0.render_plain())]
     Invalid(Diagnostics),
+    /// The file is larger than a scenario can be.
+    #[error("{0}")]
+    TooLarge(origin::ReadError),
     /// The file is YAML but not a mapping.
     #[error("{}: a scenario is a YAML mapping", .0.display())]
     NotAMapping(PathBuf),
@@ -134,59 +93,65 @@ pub enum ScenarioError {
     Rules(String),
 }
 
-/// Runs one scenario file.
+/// The largest scenario file read, in bytes.
+pub const MAX_SCENARIO_BYTES: u64 = 16 << 20;
+
+/// Runs one scenario file, with the ruleset it names (or the one whose
+/// `examples/` holds it).
 pub fn run_file(path: &Path) -> Result<Outcome, ScenarioError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let (mut cx, root) = load(path, &text)?;
+    run_file_with(path, None)
+}
+
+/// Runs one scenario file; `ruleset`, given on the command line, takes the
+/// place of the ruleset the file names.
+pub fn run_file_with(path: &Path, ruleset: Option<&Path>) -> Result<Outcome, ScenarioError> {
+    let text =
+        origin::read_limited(path, MAX_SCENARIO_BYTES, "a scenario").map_err(|e| match e {
+            origin::ReadError::Io { path, source } => ScenarioError::Read { path, source },
+            e => ScenarioError::TooLarge(e),
+        })?;
+    let (mut cx, root) = load(path, &text, ruleset)?;
     let map = root.as_mapping().expect("checked by load");
-    let mut key_diags = Diagnostics::default();
-    crate::model::data::check_keys(
-        cx.file,
-        &cx.text.clone(),
-        map,
-        &[
-            "title", "source", "ruleset", "variants", "players", "seed", "seats", "setup", "run",
-            "steps", "notes",
-        ],
-        "a scenario",
-        &mut key_diags,
-    );
-    cx.fails.append(&mut key_diags.items);
-    let title = map
-        .get_node("title")
-        .and_then(scalar)
-        .unwrap_or_else(|| "untitled".into());
-    let players: usize = map
-        .get_node("players")
-        .and_then(scalar)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(cx.rules.max_players);
-    let seed: u64 = map
-        .get_node("seed")
-        .and_then(scalar)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    if let Some(seats) = map.get_node("seats").and_then(|n| n.as_sequence()) {
-        let names: Vec<String> = seats.iter().filter_map(scalar).collect();
-        rename_seats(&mut cx.rules, &names);
+    let mut mistakes = Vec::new();
+    let head = header::read(&cx, map, &mut mistakes);
+    if !mistakes.is_empty() {
+        return Err(ScenarioError::Invalid(Diagnostics {
+            sources: cx.rules.sources.clone(),
+            items: mistakes,
+        }));
+    }
+    if let Some(names) = &head.seats {
+        rename_seats(&mut cx.rules, names);
     }
     let mut out = Outcome {
-        title: title.clone(),
-        transcript: vec![format!("# {title}")],
+        title: head.title.clone(),
+        transcript: vec![format!("# {}", head.title)],
         failures: Diagnostics::default(),
         assertions: 0,
     };
     let program = compile_program(&mut cx, map.get_node("setup"), map.get_node("run"));
     if let Some(func) = program {
-        let mut game = start_game(&cx.rules, players, seed, func)?;
+        let mut game = start_game(&cx.rules, head.players, head.seed, func)?;
         if let Some(steps) = map.get_node("steps").and_then(|n| n.as_sequence()) {
             for step in steps.iter() {
-                run_step(&mut cx, &mut game, step, &mut out);
+                steps::run_step(&mut cx, &mut game, step, &mut out);
             }
         }
+    }
+    if out.assertions == 0 && cx.fails.is_empty() {
+        // At the `steps:` key, else at the start of the file.
+        let at = map
+            .keys()
+            .find(|k| k.as_str() == "steps")
+            .map_or(Span::new(cx.file, 0, 0), |k| {
+                cx.span(&Node::Scalar(k.clone()))
+            });
+        cx.fail(
+            Code::ScenarioAssertsNothing,
+            at,
+            "the scenario asserts nothing",
+            "add `expect:`, `check:`, `refuse:` or `options:` steps: a scenario that only makes decisions proves nothing",
+        );
     }
     out.failures = Diagnostics {
         sources: cx.rules.sources.clone(),
@@ -195,21 +160,81 @@ pub fn run_file(path: &Path) -> Result<Outcome, ScenarioError> {
     Ok(out)
 }
 
-/// Loads the ruleset a scenario names (default: the one whose `examples/`
-/// holds it) and adds the scenario file to its sources; returns the
-/// context and the file's YAML, a mapping, with spans into that file.
-fn load(path: &Path, text: &str) -> Result<(Ctx, Node), ScenarioError> {
-    let ruleset_dir = path
-        .parent()
-        .and_then(|p| {
-            if p.file_name().is_some_and(|n| n == "examples") {
-                p.parent()
-            } else {
-                Some(p)
+/// The ruleset directory of a scenario: `ruleset` given on the command
+/// line, else the one the file names (held to the places a file may name,
+/// see [`origin`]), else the one whose `examples/` holds the file.
+fn ruleset_dir(
+    path: &Path,
+    map: &MarkedMappingNode,
+    ruleset: Option<&Path>,
+    pre: &mut Diagnostics,
+    text: &str,
+) -> Option<PathBuf> {
+    if let Some(r) = ruleset {
+        return Some(r.to_path_buf());
+    }
+    let Some(node) = map.get_node("ruleset") else {
+        let parent = path.parent().unwrap_or(Path::new("."));
+        let dir = if parent.file_name().is_some_and(|n| n == "examples") {
+            parent.parent().unwrap_or(parent)
+        } else {
+            parent
+        };
+        return Some(if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir.to_path_buf()
+        });
+    };
+    let sp = node_span(0, text, node.span());
+    let name = scalar(node).unwrap_or_default();
+    match origin::ruleset_in_file(&name) {
+        Ok(dir) => Some(dir),
+        Err(e) => {
+            pre.push(
+                Diagnostic::new(Code::PathOutside, sp, format!("{e}"))
+                    .label("not a place a ruleset may come from")
+                    .help(e.help("tabula scenario FILE")),
+            );
+            None
+        }
+    }
+}
+
+/// `variants:`: a list of plain variant names.
+fn variants(map: &MarkedMappingNode, pre: &mut Diagnostics, text: &str) -> Vec<String> {
+    let Some(node) = map.get_node("variants") else {
+        return Vec::new();
+    };
+    let Some(list) = node.as_sequence() else {
+        pre.push(
+            Diagnostic::new(
+                Code::BadValue,
+                node_span(0, text, node.span()),
+                "`variants:` must be a list of variant names",
+            )
+            .help("write e.g. `variants: [advanced]`"),
+        );
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for item in list.iter() {
+        let sp = node_span(0, text, item.span());
+        let name = scalar(item).unwrap_or_default();
+        match origin::variant_in_file(&name) {
+            Ok(()) => out.push(name),
+            Err(e) => {
+                pre.push(Diagnostic::new(Code::PathOutside, sp, format!("{e}")).help(e.help("")))
             }
-        })
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."));
+        }
+    }
+    out
+}
+
+/// Loads the ruleset a scenario names (or `ruleset`, from the command
+/// line) and adds the scenario file to its sources; returns the context and
+/// the file's YAML, a mapping, with spans into that file.
+fn load(path: &Path, text: &str, ruleset: Option<&Path>) -> Result<(Ctx, Node), ScenarioError> {
     let mut pre = Diagnostics::default();
     pre.sources.add(path.display().to_string(), text);
     let probe = crate::model::data::parse_yaml(0, text, &mut pre);
@@ -219,18 +244,11 @@ fn load(path: &Path, text: &str) -> Result<(Ctx, Node), ScenarioError> {
     let map = root
         .as_mapping()
         .ok_or_else(|| ScenarioError::NotAMapping(path.to_path_buf()))?;
-    let get = |k: &str| map.get_node(k);
-    let ruleset_arg = get("ruleset").and_then(scalar);
-    let dir = match &ruleset_arg {
-        Some(r) => crate::model::find_ruleset(r),
-        None => ruleset_dir,
+    let dir = ruleset_dir(path, map, ruleset, &mut pre, text);
+    let variants = variants(map, &mut pre, text);
+    let Some(dir) = dir.filter(|_| pre.is_empty()) else {
+        return Err(ScenarioError::Invalid(pre));
     };
-    let variants: Vec<String> = get("variants")
-        .and_then(|n| {
-            n.as_sequence()
-                .map(|s| s.iter().filter_map(scalar).collect())
-        })
-        .unwrap_or_default();
     let mut rules = match crate::model::load(&dir, &variants) {
         Ok(r) => r,
         Err(LoadError::Invalid(d)) => return Err(ScenarioError::Invalid(d)),
@@ -255,8 +273,8 @@ fn load(path: &Path, text: &str) -> Result<(Ctx, Node), ScenarioError> {
     Ok((cx, root))
 }
 
-/// Renames the seats to `names` (in order): the old names no longer name
-/// anyone.
+/// Renames the seats to `names` (in order; checked by the header to be
+/// distinct and one per seat): the old names no longer name anyone.
 fn rename_seats(rules: &mut Ruleset, names: &[String]) {
     for old in rules.kinds[PLAYER as usize].items.clone() {
         if !names.contains(&old) && matches!(rules.symbols.get(&old), Some(Global::Item(PLAYER, _)))
@@ -294,284 +312,6 @@ fn start_game(
     }
 }
 
-fn compile_program(cx: &mut Ctx, setup: Option<&Node>, run: Option<&Node>) -> Option<u32> {
-    let mut stmts = Vec::new();
-    let mut span = Span::new(cx.file, 0, 0);
-    for node in [setup, run].into_iter().flatten() {
-        let Some(src) = scalar(node) else { continue };
-        let table = cx.map_for(node, &src);
-        let src2 = src.clone();
-        let m = move |o: usize| map_offset(&table, &src2, o);
-        span = cx.span(node);
-        match parser::parse_stmts(cx.file, &src, &m) {
-            Ok(mut s) => stmts.append(&mut s),
-            Err(e) => {
-                cx.fails.push(syntax_diag(e));
-                return None;
-            }
-        }
-    }
-    match snippet::add_proc(&mut cx.rules, &stmts, span) {
-        Ok(f) => Some(f),
-        Err(ds) => {
-            cx.fails.extend(ds);
-            None
-        }
-    }
-}
-
-fn compile_expr(cx: &mut Ctx, node: &Node, src: &str) -> Option<(u32, Ty)> {
-    let table = cx.map_for(node, src);
-    let src2 = src.to_string();
-    let m = move |o: usize| map_offset(&table, &src2, o);
-    let e = match parser::parse_expr(cx.file, src, &m) {
-        Ok(e) => e,
-        Err(e) => {
-            cx.fails.push(syntax_diag(e));
-            return None;
-        }
-    };
-    match snippet::add_expr(&mut cx.rules, &e) {
-        Ok(x) => Some(x),
-        Err(ds) => {
-            cx.fails.extend(ds);
-            None
-        }
-    }
-}
-
-fn eval_expr(cx: &mut Ctx, game: &mut Game, node: &Node, src: &str) -> Option<(String, Ty)> {
-    let (f, ty) = compile_expr(cx, node, src)?;
-    // The game holds its own copy of the ruleset: evaluate with ours.
-    let rules = cx.rules.clone();
-    let mut st = game.state().clone();
-    match crate::engine::vm::eval(&rules, &mut st, f, Vec::new()) {
-        Ok(v) => {
-            let shown = match &ty {
-                Ty::Set(k) => {
-                    let names: Vec<String> = crate::engine::vm::elements(&v)
-                        .iter()
-                        .map(|e| rules.display(&Ty::Ent(*k), *e, st.nplayers))
-                        .collect();
-                    format!("{{{}}}", names.join(", "))
-                }
-                _ => rules.display(&ty, v.int(), st.nplayers),
-            };
-            Some((shown, ty))
-        }
-        Err(e) => {
-            cx.fails.push(
-                Diagnostic::new(
-                    e.kind.code(),
-                    cx.span(node),
-                    format!("cannot evaluate: {}", e.message),
-                )
-                .help("check the expression"),
-            );
-            None
-        }
-    }
-}
-
-/// Runs one step: each of its keys (`do`, `refuse`, `options`, `expect`,
-/// `check`) in that order.
-fn run_step(cx: &mut Ctx, game: &mut Game, step: &Node, out: &mut Outcome) {
-    let Some(m) = step.as_mapping() else {
-        let sp = cx.span(step);
-        cx.fail(Code::BadValue, sp, "a step must be a mapping", "write `- do: name`, `- refuse: name`, `- expect: {...}`, `- check: expr` or `- options: [...]`");
-        return;
-    };
-    let mut step_diags = Diagnostics::default();
-    crate::model::data::check_keys(
-        cx.file,
-        &cx.text.clone(),
-        m,
-        &[
-            "do", "refuse", "because", "options", "expect", "check", "note",
-        ],
-        "a step",
-        &mut step_diags,
-    );
-    cx.fails.append(&mut step_diags.items);
-    if let Some(n) = m.get_node("do") {
-        step_do(cx, game, n, out);
-    }
-    if let Some(n) = m.get_node("refuse") {
-        let because = m.get_node("because").and_then(scalar);
-        step_refuse(cx, game, n, because, out);
-    }
-    if let Some(n) = m.get_node("options") {
-        step_options(cx, game, n, out);
-    }
-    if let Some(n) = m.get_node("expect").and_then(|n| n.as_mapping()) {
-        for (k, v) in n.iter() {
-            step_expect(cx, game, k, v, out);
-        }
-    }
-    if let Some(n) = m.get_node("check") {
-        step_check(cx, game, n, out);
-    }
-}
-
-/// `do: name`: applies the decision.
-fn step_do(cx: &mut Ctx, game: &mut Game, n: &Node, out: &mut Outcome) {
-    let name = scalar(n).unwrap_or_default();
-    let who = game
-        .to_move()
-        .map(|p| game.rules().kinds[PLAYER as usize].items[p].clone())
-        .unwrap_or_else(|| "-".into());
-    let prompt = game.prompt().unwrap_or("").to_string();
-    match game.apply_named(&name) {
-        Ok(()) => out.transcript.push(format!("{who} ({prompt}): {name}")),
-        Err(e) => {
-            let sp = cx.span(n);
-            cx.fail(
-                e.kind().map_or(Code::ScenarioRefused, |k| k.code()),
-                sp,
-                format!("decision `{name}` failed: {e}"),
-                "the scenario's decisions must be legal in order",
-            );
-        }
-    }
-}
-
-/// `refuse: name` (+ `because: text`): the decision must be refused, for
-/// a reason containing `because`.
-fn step_refuse(
-    cx: &mut Ctx,
-    game: &mut Game,
-    n: &Node,
-    because: Option<String>,
-    out: &mut Outcome,
-) {
-    out.assertions += 1;
-    let name = scalar(n).unwrap_or_default();
-    let sp = cx.span(n);
-    match game.legal() {
-        Ok(legal) if legal.iter().any(|d| *d.name == *name) => {
-            cx.fail(
-                Code::ScenarioNotRefused,
-                sp,
-                format!("`{name}` should be refused, but it is legal"),
-                "the rules allow it: fix the rules or the scenario",
-            );
-        }
-        Ok(_) => {
-            let refused = game.refused().unwrap_or_default();
-            let reason = refused
-                .iter()
-                .find(|r| r.name == name)
-                .map(|r| r.reason.clone())
-                .unwrap_or_else(|| "not offered".into());
-            if let Some(b) = &because {
-                if !reason.contains(b.as_str()) {
-                    cx.fail(
-                        Code::ScenarioWrongReason,
-                        sp,
-                        format!("`{name}` is refused because \"{reason}\", not \"{b}\""),
-                        "adjust `because:`",
-                    );
-                }
-            }
-            out.transcript.push(format!("refused {name}: {reason}"));
-        }
-        Err(e) => cx.fail(
-            e.kind().map_or(Code::ScenarioNotRefused, |k| k.code()),
-            sp,
-            format!("no decision to refuse: {e}"),
-            "check the steps before",
-        ),
-    }
-}
-
-/// `options: [a, b]`: exactly these decisions are legal now.
-fn step_options(cx: &mut Ctx, game: &mut Game, n: &Node, out: &mut Outcome) {
-    out.assertions += 1;
-    let want: Vec<String> = n
-        .as_sequence()
-        .map(|s| s.iter().filter_map(scalar).collect())
-        .unwrap_or_default();
-    let mut got: Vec<String> = game
-        .legal()
-        .map(|l| l.into_iter().map(|d| d.name.to_string()).collect())
-        .unwrap_or_default();
-    let mut w = want.clone();
-    w.sort();
-    got.sort();
-    if w != got {
-        let sp = cx.span(n);
-        cx.fail(
-            Code::ScenarioWrongOptions,
-            sp,
-            format!(
-                "legal decisions are [{}], expected [{}]",
-                got.join(", "),
-                want.join(", ")
-            ),
-            "fix the rules or the scenario",
-        );
-    } else {
-        out.transcript
-            .push(format!("options: [{}]", want.join(", ")));
-    }
-}
-
-/// One entry `expr: value` of `expect:`: the expression has that value.
-fn step_expect(
-    cx: &mut Ctx,
-    game: &mut Game,
-    k: &marked_yaml::types::MarkedScalarNode,
-    v: &Node,
-    out: &mut Outcome,
-) {
-    out.assertions += 1;
-    let src = k.as_str().to_string();
-    let want = scalar(v).unwrap_or_default();
-    let key_node = Node::Scalar(k.clone());
-    if let Some((got, _)) = eval_expr(cx, game, &key_node, &src) {
-        if got == want {
-            out.transcript.push(format!("{src} = {got}"));
-        } else {
-            let sp = cx.span(&key_node);
-            cx.fail(
-                Code::ScenarioWrongValue,
-                sp,
-                format!("`{src}` is {got}, expected {want}"),
-                "the rules and the scenario disagree",
-            );
-            out.transcript
-                .push(format!("{src} = {got} (expected {want})"));
-        }
-    }
-}
-
-/// `check: expr`: a boolean expression holds.
-fn step_check(cx: &mut Ctx, game: &mut Game, n: &Node, out: &mut Outcome) {
-    out.assertions += 1;
-    let src = scalar(n).unwrap_or_default();
-    if let Some((got, ty)) = eval_expr(cx, game, n, &src) {
-        if ty != Ty::Bool && ty != Ty::Error {
-            let sp = cx.span(n);
-            cx.fail(
-                Code::TypeMismatch,
-                sp,
-                "`check:` needs a true/false expression",
-                "use `expect:` for values",
-            );
-        } else if got != "true" {
-            let sp = cx.span(n);
-            cx.fail(
-                Code::ScenarioWrongValue,
-                sp,
-                format!("`{src}` does not hold"),
-                "the rules and the scenario disagree",
-            );
-        } else {
-            out.transcript.push(format!("check {src}"));
-        }
-    }
-}
-
 /// Every scenario file under the given files and directories.
 pub fn collect(paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -592,37 +332,4 @@ pub fn collect(paths: &[PathBuf]) -> Vec<PathBuf> {
         }
     }
     out
-}
-
-/// Runs scenario files (or every `*.yaml` under directories) and prints what
-/// differs; returns the process exit code (0 when all pass).
-pub fn cli_main(paths: &[PathBuf]) -> i32 {
-    let files = collect(paths);
-    if files.is_empty() {
-        eprintln!("error: no scenario files found");
-        return 1;
-    }
-    let mut failed = 0;
-    for f in &files {
-        match run_file(f) {
-            Ok(o) if o.passed() => println!(
-                "ok    {} — {} ({} assertions)",
-                f.display(),
-                o.title,
-                o.assertions
-            ),
-            Ok(o) => {
-                failed += 1;
-                println!("FAIL  {} — {}", f.display(), o.title);
-                eprint!("{}", o.failures.render_plain());
-            }
-            Err(e) => {
-                failed += 1;
-                println!("ERROR {}", f.display());
-                eprintln!("{e}");
-            }
-        }
-    }
-    println!("{} passed, {} failed", files.len() - failed, failed);
-    i32::from(failed > 0)
 }

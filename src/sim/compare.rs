@@ -9,8 +9,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::stats::{two_proportion, welch, Test};
-use super::{win_share, GameRecord};
+use super::stats::{two_proportion, welch_counts, Test};
+use super::tally::Tally;
+use super::GameRecord;
 
 /// One seat's change.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -48,43 +49,37 @@ pub struct Comparison {
     pub rounds: Option<Test>,
     /// The win rate of the seat that took the first decision.
     pub first_player: Test,
+    /// Games given up after the decision limit (baseline, variant): not
+    /// counted in the tests.
+    #[serde(default, skip_serializing_if = "no_unfinished")]
+    pub unfinished: (usize, usize),
+}
+
+fn no_unfinished(u: &(usize, usize)) -> bool {
+    *u == (0, 0)
 }
 
 /// Compares `base` (the baseline) with `var` (the variant), `players`
 /// seats each. The fields other than the statistics are left empty for
 /// the caller to fill.
 pub fn compare(players: usize, base: &[GameRecord], var: &[GameRecord]) -> Comparison {
-    let (na, nb) = (base.len(), var.len());
-    let rate = |rs: &[GameRecord], p: usize| {
-        rs.iter().map(|r| win_share(r, p)).sum::<f64>() / rs.len().max(1) as f64
-    };
-    let scores = |rs: &[GameRecord], p: usize| -> Vec<f64> {
-        rs.iter()
-            .filter_map(|r| r.scores.get(p).map(|s| *s as f64))
-            .collect()
-    };
+    compare_tallies(&Tally::of(players, base), &Tally::of(players, var))
+}
+
+/// Compares the games counted in `base` (the baseline) with those counted
+/// in `var` (the variant). Unfinished games are left out of the tests and
+/// counted apart.
+pub fn compare_tallies(base: &Tally, var: &Tally) -> Comparison {
+    let players = base.players;
+    let (na, nb) = (base.games, var.games);
+    let rate = |t: &Tally, p: usize| t.wins[p] / t.games.max(1) as f64;
     let changes = (0..players)
         .map(|p| SeatChange {
             win_rate: two_proportion(rate(base, p), na, rate(var, p), nb),
-            score: welch(&scores(base, p), &scores(var, p)),
+            score: welch_counts(&base.scores[p], &var.scores[p]),
         })
         .collect();
-    let decisions =
-        |rs: &[GameRecord]| -> Vec<f64> { rs.iter().map(|r| r.decisions as f64).collect() };
-    let rounds = |rs: &[GameRecord]| -> Vec<f64> {
-        rs.iter()
-            .filter_map(|r| r.rounds.map(|x| x as f64))
-            .collect()
-    };
-    let (ra, rb) = (rounds(base), rounds(var));
-    let first = |rs: &[GameRecord]| {
-        let with: Vec<&GameRecord> = rs.iter().filter(|r| r.first.is_some()).collect();
-        let w: f64 = with
-            .iter()
-            .map(|r| win_share(r, r.first.unwrap_or(0)))
-            .sum();
-        (w / with.len().max(1) as f64, with.len())
-    };
+    let first = |t: &Tally| (t.first_wins / t.first_games.max(1) as f64, t.first_games);
     let (fa, fna) = first(base);
     let (fb, fnb) = first(var);
     Comparison {
@@ -97,9 +92,11 @@ pub fn compare(players: usize, base: &[GameRecord], var: &[GameRecord]) -> Compa
         seed: 0,
         games: na.max(nb),
         changes,
-        decisions: welch(&decisions(base), &decisions(var)),
-        rounds: (!ra.is_empty() && !rb.is_empty()).then(|| welch(&ra, &rb)),
+        decisions: welch_counts(&base.decisions, &var.decisions),
+        rounds: (!base.rounds.is_empty() && !var.rounds.is_empty())
+            .then(|| welch_counts(&base.rounds, &var.rounds)),
         first_player: two_proportion(fa, fna, fb, fnb),
+        unfinished: (base.unfinished, var.unfinished),
     }
 }
 
@@ -204,6 +201,12 @@ impl Comparison {
             pval(f.p),
             stars(f.p)
         ));
+        if self.unfinished != (0, 0) {
+            out.push_str(&format!(
+                "{:<22} {} (A), {} (B): given up after the decision limit, not counted\n",
+                "unfinished games:", self.unfinished.0, self.unfinished.1
+            ));
+        }
         out.push_str("two-sided p-values: * < 0.05, ** < 0.01, *** < 0.001\n");
         out
     }

@@ -4,9 +4,13 @@
 //! `decisions`, `rounds` (empty if the ruleset declares no round counter),
 //! `winners` (seat names separated by spaces), then per seat
 //! `score_<seat>` and `win_<seat>` (1 for a win, 1/k of a k-way shared win,
-//! 0 for a loss).
+//! 0 for a loss). A game given up after the decision limit has
+//! `(unfinished)` as its winners and empty scores and wins.
 
-use super::{win_share, Report};
+use super::{win_share, GameRecord, Report};
+
+/// What `winners` holds for a game given up after the decision limit.
+pub const UNFINISHED: &str = "(unfinished)";
 
 /// Quotes a field if it holds a separator, a quote or a line break.
 fn field(s: &str) -> String {
@@ -17,15 +21,16 @@ fn field(s: &str) -> String {
     }
 }
 
-/// The CSV text of a report's games (with a header line).
-pub fn render(report: &Report) -> String {
-    let seat = |p: usize| {
-        report
-            .seats
-            .get(p)
-            .cloned()
-            .unwrap_or_else(|| format!("p{}", p + 1))
-    };
+/// The name of seat `p` in the CSV.
+fn seat(seats: &[String], p: usize) -> String {
+    seats
+        .get(p)
+        .cloned()
+        .unwrap_or_else(|| format!("p{}", p + 1))
+}
+
+/// The header line (with its line break) for `players` seats named `seats`.
+pub fn header(players: usize, seats: &[String]) -> String {
     let mut header = vec![
         "game".to_string(),
         "seed".into(),
@@ -34,11 +39,11 @@ pub fn render(report: &Report) -> String {
         "rounds".into(),
         "winners".into(),
     ];
-    for p in 0..report.players {
-        header.push(format!("score_{}", seat(p)));
+    for p in 0..players {
+        header.push(format!("score_{}", seat(seats, p)));
     }
-    for p in 0..report.players {
-        header.push(format!("win_{}", seat(p)));
+    for p in 0..players {
+        header.push(format!("win_{}", seat(seats, p)));
     }
     let mut out = header
         .iter()
@@ -46,32 +51,50 @@ pub fn render(report: &Report) -> String {
         .collect::<Vec<_>>()
         .join(",");
     out.push('\n');
-    for g in &report.games {
-        let mut row = vec![
-            g.game.to_string(),
-            g.seed.to_string(),
-            g.first.map(seat).unwrap_or_default(),
-            g.decisions.to_string(),
-            g.rounds.map(|r| r.to_string()).unwrap_or_default(),
+    out
+}
+
+/// The line (with its line break) of game `g`.
+pub fn row(players: usize, seats: &[String], g: &GameRecord) -> String {
+    let mut row = vec![
+        g.game.to_string(),
+        g.seed.to_string(),
+        g.first.map(|p| seat(seats, p)).unwrap_or_default(),
+        g.decisions.to_string(),
+        g.rounds.map(|r| r.to_string()).unwrap_or_default(),
+        if g.unfinished {
+            UNFINISHED.to_string()
+        } else {
             g.winners
                 .iter()
-                .map(|w| seat(*w))
+                .map(|w| seat(seats, *w))
                 .collect::<Vec<_>>()
-                .join(" "),
-        ];
-        for p in 0..report.players {
-            row.push(g.scores.get(p).map(|s| s.to_string()).unwrap_or_default());
-        }
-        for p in 0..report.players {
-            let w = win_share(g, p);
-            row.push(if w == 0.0 || w == 1.0 {
-                format!("{w:.0}")
-            } else {
-                format!("{w:.6}")
-            });
-        }
-        out.push_str(&row.iter().map(|f| field(f)).collect::<Vec<_>>().join(","));
-        out.push('\n');
+                .join(" ")
+        },
+    ];
+    for p in 0..players {
+        row.push(g.scores.get(p).map(|s| s.to_string()).unwrap_or_default());
+    }
+    for p in 0..players {
+        let w = win_share(g, p);
+        row.push(if g.unfinished {
+            String::new()
+        } else if w == 0.0 || w == 1.0 {
+            format!("{w:.0}")
+        } else {
+            format!("{w:.6}")
+        });
+    }
+    let mut out = row.iter().map(|f| field(f)).collect::<Vec<_>>().join(",");
+    out.push('\n');
+    out
+}
+
+/// The CSV text of a report's games (with a header line).
+pub fn render(report: &Report) -> String {
+    let mut out = header(report.players, &report.seats);
+    for g in &report.games {
+        out.push_str(&row(report.players, &report.seats, g));
     }
     out
 }

@@ -8,6 +8,7 @@
 
 use std::fmt::Write;
 
+use super::tally::{Counts, Tally};
 use super::{Report, Stats};
 
 const PALETTE: [&str; 8] = [
@@ -40,24 +41,32 @@ fn pct(x: f64) -> String {
 
 /// Integer bins covering `lo..=hi`: (first value, width, count of bins).
 fn bins(lo: i64, hi: i64, max_bins: i64) -> (i64, i64, usize) {
-    let span = (hi - lo + 1).max(1);
+    // In i128: the span of two extreme i64 values does not fit an i64.
+    let span = (i128::from(hi) - i128::from(lo) + 1).max(1);
+    let max_bins = i128::from(max_bins.max(1));
     let width = (span + max_bins - 1) / max_bins;
     let n = (span + width - 1) / width;
-    (lo, width.max(1), n.max(1) as usize)
+    (
+        lo,
+        i64::try_from(width.max(1)).unwrap_or(i64::MAX),
+        usize::try_from(n.max(1)).unwrap_or(1),
+    )
 }
 
-/// A histogram of `values` over the bins `(lo, width, n)` as an SVG.
+/// A histogram of the values counted in `values` over the bins
+/// `(lo, width, n)` as an SVG.
 fn histogram(
-    values: &[i64],
+    values: &Counts,
     (lo, width, n): (i64, i64, usize),
     title: &str,
     fill: &str,
     mean: Option<f64>,
 ) -> String {
-    let mut counts = vec![0usize; n];
-    for v in values {
-        let b = ((v - lo) / width).clamp(0, n as i64 - 1) as usize;
-        counts[b] += 1;
+    let mut counts = vec![0u64; n];
+    for (v, c) in values {
+        let b = ((i128::from(*v) - i128::from(lo)) / i128::from(width)).clamp(0, n as i128 - 1)
+            as usize;
+        counts[b] += c;
     }
     let top = counts.iter().copied().max().unwrap_or(0).max(1);
     let (w, h) = (420.0, 200.0);
@@ -94,11 +103,11 @@ fn histogram(
     for (i, c) in counts.iter().enumerate() {
         let bh = ph * *c as f64 / top as f64;
         let x = left + bw * i as f64;
-        let from = lo + width * i as i64;
+        let from = lo.saturating_add(width.saturating_mul(i as i64));
         let label = if width == 1 {
             format!("{from}: {c} games")
         } else {
-            format!("{from} to {}: {c} games", from + width - 1)
+            format!("{from} to {}: {c} games", from.saturating_add(width - 1))
         };
         let _ = write!(
             s,
@@ -111,7 +120,7 @@ fn histogram(
     let mut ticks = vec![0usize, n / 2, n - 1];
     ticks.dedup();
     for i in ticks {
-        let from = lo + width * i as i64;
+        let from = lo.saturating_add(width.saturating_mul(i as i64));
         let _ = write!(
             s,
             r#"<text x="{x:.2}" y="{y}" text-anchor="middle" class="tick">{from}</text>"#,
@@ -237,11 +246,22 @@ const STYLE: &str = "<style>\nbody{font-family:system-ui,-apple-system,Segoe UI,
      .swatch{display:inline-block;width:.8em;height:.8em;margin-right:.4em;vertical-align:baseline}\n</style>\n</head>\n<body>\n";
 
 /// A game-length series: its label, the per-game values and their statistics.
-type Lengths<'a> = (&'static str, Vec<i64>, &'a Option<Stats>);
+type Lengths<'a> = (&'static str, &'a Counts, &'a Option<Stats>);
 
 /// The page for `report`; `title` names the game, `elapsed` (seconds) adds
 /// the speed when known.
 pub fn render(report: &Report, title: &str, elapsed: Option<f64>) -> String {
+    render_tally(
+        report,
+        &Tally::of(report.players, &report.games),
+        title,
+        elapsed,
+    )
+}
+
+/// The page for the run `report` (its games are not read) whose games
+/// were counted in `tally`.
+pub fn render_tally(report: &Report, tally: &Tally, title: &str, elapsed: Option<f64>) -> String {
     let sm = &report.summary;
     let mut h = String::new();
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
@@ -250,18 +270,10 @@ pub fn render(report: &Report, title: &str, elapsed: Option<f64>) -> String {
     let _ = writeln!(h, "<h1>{}</h1>", esc(title));
     run_line(&mut h, report, elapsed);
     win_section(&mut h, report);
-    score_section(&mut h, report);
+    score_section(&mut h, report, tally);
     let lengths: [Lengths; 2] = [
-        (
-            "Rounds per game",
-            report.games.iter().filter_map(|g| g.rounds).collect(),
-            &sm.rounds,
-        ),
-        (
-            "Decisions per game",
-            report.games.iter().map(|g| g.decisions as i64).collect(),
-            &sm.decisions,
-        ),
+        ("Rounds per game", &tally.rounds, &sm.rounds),
+        ("Decisions per game", &tally.decisions, &sm.decisions),
     ];
     length_section(&mut h, &lengths);
     statistics_section(&mut h, report, &lengths);
@@ -316,21 +328,19 @@ fn win_section(h: &mut String, report: &Report) {
 }
 
 /// One score histogram per seat, on a common scale.
-fn score_section(h: &mut String, report: &Report) {
+fn score_section(h: &mut String, report: &Report, tally: &Tally) {
     h.push_str("<h2>Scores</h2>\n<div class=\"grid\">\n");
-    let all: Vec<i64> = report
-        .games
+    let lo = tally.scores.iter().filter_map(|c| c.keys().next()).min();
+    let hi = tally
+        .scores
         .iter()
-        .flat_map(|g| g.scores.iter().copied())
-        .collect();
-    if let (Some(lo), Some(hi)) = (all.iter().min(), all.iter().max()) {
+        .filter_map(|c| c.keys().next_back())
+        .max();
+    if let (Some(lo), Some(hi)) = (lo, hi) {
         let b = bins(*lo, *hi, 30);
+        let none = Counts::new();
         for p in 0..report.players {
-            let xs: Vec<i64> = report
-                .games
-                .iter()
-                .filter_map(|g| g.scores.get(p).copied())
-                .collect();
+            let xs = tally.scores.get(p).unwrap_or(&none);
             let name = report.seats.get(p).cloned().unwrap_or_default();
             let agent = report.agents.get(p).cloned().unwrap_or_default();
             let mean = report
@@ -340,7 +350,7 @@ fn score_section(h: &mut String, report: &Report) {
                 .and_then(|s| s.score.as_ref())
                 .map(|s| s.mean);
             h.push_str(&histogram(
-                &xs,
+                xs,
                 b,
                 &format!("Score of {name} ({agent})"),
                 colour(p),

@@ -7,6 +7,12 @@
 //! result for any number of threads: records are kept in game order and
 //! every statistic is computed from them in that order.
 //!
+//! [`run_stream`] hands the records over in game order as the games end,
+//! so that a run of any length is summed up ([`Tally`]) and written
+//! ([`stream`]) in memory that does not grow with it. A game that has not
+//! ended after the decision limit ([`SimConfig::max_decisions`]) is given
+//! up and recorded as unfinished, with its seed; the run goes on.
+//!
 //! A run may be split into shards ([`Shard`]), contiguous slices of the
 //! game indices, played anywhere and joined by [`merge`]; the merged report
 //! is identical to the report of the whole run.
@@ -17,7 +23,10 @@ pub mod html;
 mod play;
 mod shard;
 pub mod stats;
+pub mod stream;
 mod summary;
+pub mod tally;
+pub mod validate;
 
 use serde::{Deserialize, Serialize};
 
@@ -25,15 +34,17 @@ use crate::agents::AgentSpec;
 use crate::ir::ruleset::Ruleset;
 
 pub use play::{
-    agent_seed, build_agents, game_seed, play_game, play_recorded, render_error, run, simulate_one,
-    splitmix64,
+    agent_seed, build_agents, game_seed, play_game, play_one, play_recorded, play_until,
+    render_error, run, run_stream, simulate_one, splitmix64, Ending,
 };
 pub use shard::{merge, MergeError, Shard, ShardError, ShardProblem};
 pub use stats::Stats;
-pub use summary::{win_share, FirstPlayer, FirstSeat, SeatSummary, Summary};
+pub use summary::{win_share, FirstPlayer, FirstSeat, SeatSummary, Summary, UnfinishedGames};
+pub use tally::Tally;
 
-/// Games that have not ended after this many decisions are reported as
-/// errors (a rules mistake that loops forever).
+/// The default decision limit: games that have not ended after this many
+/// decisions are given up as unfinished (a rules mistake that loops
+/// forever, or bots that never end the game).
 pub const MAX_DECISIONS: usize = 1_000_000;
 
 /// What to simulate.
@@ -51,6 +62,8 @@ pub struct SimConfig {
     pub agents: Vec<AgentSpec>,
     /// The slice of the run to play (`None`: every game).
     pub shard: Option<Shard>,
+    /// Decisions after which a game is given up as unfinished.
+    pub max_decisions: usize,
 }
 
 impl SimConfig {
@@ -63,6 +76,7 @@ impl SimConfig {
             variants: Vec::new(),
             agents: vec![AgentSpec::Random; players],
             shard: None,
+            max_decisions: MAX_DECISIONS,
         }
     }
 
@@ -94,6 +108,10 @@ pub struct GameRecord {
     /// `game.yaml`), else the seat that took the game's first decision
     /// (`None` if the game ended without any).
     pub first: Option<usize>,
+    /// The game was given up after the decision limit: it has no scores
+    /// and no winners, and the statistics leave it out.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unfinished: bool,
 }
 
 /// A game that failed: the rules raised an error while it was played.
@@ -108,6 +126,14 @@ pub struct SimError {
     pub decisions: usize,
     /// The rendered error (with the rules code when it comes from the rules).
     pub report: String,
+}
+
+fn default_limit() -> usize {
+    MAX_DECISIONS
+}
+
+fn is_default_limit(n: &usize) -> bool {
+    *n == MAX_DECISIONS
 }
 
 /// The JSON report of a run (or of one shard): identical for identical
@@ -133,6 +159,10 @@ pub struct Report {
     /// The slice of the run this report holds (absent for a whole run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// The decision limit of the run (absent when it is the default,
+    /// [`MAX_DECISIONS`]).
+    #[serde(default = "default_limit", skip_serializing_if = "is_default_limit")]
+    pub max_decisions: usize,
     /// The statistics of the games below.
     pub summary: Summary,
     /// Every game, in order.
@@ -157,8 +187,28 @@ impl Report {
             seed: cfg.seed,
             total_games: cfg.games,
             shard: cfg.shard,
+            max_decisions: cfg.max_decisions,
             summary: Summary::of(cfg.players, &records),
             games: records,
+        }
+    }
+
+    /// The report of a run whose games are written apart (see
+    /// [`stream::JsonWriter`]): `summary` and no games.
+    pub fn head(rules: &Ruleset, cfg: &SimConfig, seats: Vec<String>, summary: Summary) -> Report {
+        Report {
+            ruleset: rules.id.clone(),
+            name: rules.name.clone(),
+            variants: rules.variants.clone(),
+            players: cfg.players,
+            seats,
+            agents: cfg.agents.iter().map(|a| a.to_string()).collect(),
+            seed: cfg.seed,
+            total_games: cfg.games,
+            shard: cfg.shard,
+            max_decisions: cfg.max_decisions,
+            summary,
+            games: Vec::new(),
         }
     }
 

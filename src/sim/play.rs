@@ -1,6 +1,7 @@
 //! Playing a run: per-game and per-bot seeds, one game between bots, and
 //! the games of a run on a thread pool, recorded in game order.
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -40,7 +41,8 @@ pub fn render_error(rules: &Ruleset, e: &ApplyError) -> String {
 }
 
 /// Plays one game between `agents` (one per seat) from `seed`; returns the
-/// game (over) or the error with the number of decisions taken.
+/// game (over) or the error with the number of decisions taken (a game
+/// still going after `max_decisions` is an error).
 pub fn play_game(
     rules: &Arc<Ruleset>,
     agents: &mut [Box<dyn Agent>],
@@ -67,6 +69,36 @@ pub fn play_recorded(
     seed: u64,
     max_decisions: usize,
 ) -> Result<(Game, Option<usize>), (usize, String)> {
+    match play_until(rules, agents, seed, max_decisions)? {
+        (game, first, Ending::Over) => Ok((game, first)),
+        (_, _, Ending::Unfinished) => Err((max_decisions, limit_message(max_decisions))),
+    }
+}
+
+/// How a game between bots stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The game is over.
+    Over,
+    /// The decision limit was reached first.
+    Unfinished,
+}
+
+/// The explanation of a game given up at the decision limit.
+fn limit_message(n: usize) -> String {
+    format!("the game has not ended after {n} decisions (does the rules' main loop end?)\n")
+}
+
+/// Plays one game between `agents` from `seed` until it is over or
+/// `max_decisions` decisions have been taken; returns the game, its first
+/// player (see [`play_recorded`]) and how it stopped, or the rules error
+/// with the number of decisions taken.
+pub fn play_until(
+    rules: &Arc<Ruleset>,
+    agents: &mut [Box<dyn Agent>],
+    seed: u64,
+    max_decisions: usize,
+) -> Result<(Game, Option<usize>, Ending), (usize, String)> {
     let players = agents.len();
     let mut game =
         Game::new(rules.clone(), players, seed).map_err(|e| (0, render_error(rules, &e)))?;
@@ -74,12 +106,7 @@ pub fn play_recorded(
     let mut first = None;
     while !game.is_over() {
         if n >= max_decisions {
-            return Err((
-                n,
-                format!(
-                    "the game has not ended after {n} decisions (does the rules' main loop end?)\n"
-                ),
-            ));
+            return Ok((game, first, Ending::Unfinished));
         }
         let fail = |game: &Game, e: &ApplyError| {
             (
@@ -99,7 +126,7 @@ pub fn play_recorded(
         game.apply(i).map_err(|e| fail(&game, &e))?;
         n += 1;
     }
-    Ok((game, first))
+    Ok((game, first, Ending::Over))
 }
 
 /// Builds the bots of one game seeded `seed`.
@@ -116,12 +143,35 @@ pub fn build_agents(
 }
 
 /// Plays game `index` of a run seeded `run_seed` between the bots `agents`
-/// (one per seat) and records its result.
+/// (one per seat) and records its result; a game still going after
+/// [`MAX_DECISIONS`] decisions is an error.
 pub fn simulate_one(
     rules: &Arc<Ruleset>,
     agents: &[AgentSpec],
     run_seed: u64,
     index: usize,
+) -> Result<GameRecord, SimError> {
+    let r = play_one(rules, agents, run_seed, index, MAX_DECISIONS)?;
+    if r.unfinished {
+        return Err(SimError {
+            game: index,
+            seed: r.seed,
+            decisions: r.decisions,
+            report: limit_message(r.decisions),
+        });
+    }
+    Ok(r)
+}
+
+/// Plays game `index` of a run seeded `run_seed` between the bots `agents`
+/// and records its result; a game still going after `max_decisions`
+/// decisions is recorded as unfinished.
+pub fn play_one(
+    rules: &Arc<Ruleset>,
+    agents: &[AgentSpec],
+    run_seed: u64,
+    index: usize,
+    max_decisions: usize,
 ) -> Result<GameRecord, SimError> {
     let seed = game_seed(run_seed, index);
     let err = |decisions, report| SimError {
@@ -131,9 +181,22 @@ pub fn simulate_one(
         report,
     };
     let mut bots = build_agents(rules, agents, seed).map_err(|e| err(0, format!("{e}\n")))?;
-    let (mut game, first) =
-        play_recorded(rules, &mut bots, seed, MAX_DECISIONS).map_err(|(n, r)| err(n, r))?;
+    let (mut game, first, ending) =
+        play_until(rules, &mut bots, seed, max_decisions).map_err(|(n, r)| err(n, r))?;
     let decisions = game.history().len();
+    let rounds = game.rounds();
+    if ending == Ending::Unfinished {
+        return Ok(GameRecord {
+            game: index,
+            seed,
+            scores: Vec::new(),
+            winners: Vec::new(),
+            decisions,
+            rounds,
+            first,
+            unfinished: true,
+        });
+    }
     let outcome = match game.outcome() {
         Ok(Some(o)) => o,
         Ok(None) => return Err(err(decisions, "the game did not end\n".into())),
@@ -145,27 +208,36 @@ pub fn simulate_one(
         scores: outcome.scores(),
         winners: outcome.winners,
         decisions,
-        rounds: game.rounds(),
+        rounds,
         first,
+        unfinished: false,
     })
 }
 
+/// Games played between two hand-overs of records: the records of a chunk
+/// wait in memory until the chunk is over, so memory does not grow with
+/// the run.
+const CHUNK: usize = 1024;
+
 /// Plays the games of `cfg` (its shard, or all) on `jobs` threads (0: one
-/// per core), calling `progress` after each game (from any thread).
-/// Returns the records in game order, or the error of the failing game with
-/// the lowest index (games after it may be skipped).
-pub fn run(
+/// per core), calling `progress` after each game (from any thread), and
+/// hands each record to `sink` in game order as the games end. Stops at
+/// the first failing game (the error of the one with the lowest index;
+/// every record before it has been handed over), or when `sink` says
+/// [`ControlFlow::Break`].
+pub fn run_stream(
     rules: &Arc<Ruleset>,
     cfg: &SimConfig,
     jobs: usize,
     progress: &(dyn Fn(&GameRecord) + Sync),
-) -> Result<Vec<GameRecord>, SimError> {
+    sink: &mut dyn FnMut(GameRecord) -> ControlFlow<()>,
+) -> Result<(), SimError> {
     let failed = AtomicUsize::new(usize::MAX);
     let play = |index: usize| -> Option<Result<GameRecord, SimError>> {
         if index > failed.load(Ordering::Relaxed) {
             return None;
         }
-        let r = simulate_one(rules, &cfg.agents, cfg.seed, index);
+        let r = play_one(rules, &cfg.agents, cfg.seed, index, cfg.max_decisions);
         match &r {
             Ok(rec) => progress(rec),
             Err(_) => {
@@ -175,19 +247,48 @@ pub fn run(
         Some(r)
     };
     let range = cfg.range();
-    let results: Vec<Option<Result<GameRecord, SimError>>> = if jobs == 1 {
-        range.map(play).collect()
+    let pool = if jobs == 1 {
+        None
     } else {
-        match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
-            Ok(pool) => pool.install(|| range.into_par_iter().map(play).collect()),
-            // No threads to be had: play on this one.
-            Err(_) => range.map(play).collect(),
-        }
+        // No threads to be had: play on this one.
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .ok()
     };
-    let mut records = Vec::with_capacity(results.len());
-    for r in results.into_iter().flatten() {
-        records.push(r?);
+    let mut start = range.start;
+    while start < range.end {
+        let end = start + (range.end - start).min(CHUNK);
+        let results: Vec<Option<Result<GameRecord, SimError>>> = match &pool {
+            Some(pool) => pool.install(|| (start..end).into_par_iter().map(play).collect()),
+            None => (start..end).map(play).collect(),
+        };
+        for r in results.into_iter().flatten() {
+            if sink(r?).is_break() {
+                return Ok(());
+            }
+        }
+        start = end;
     }
+    Ok(())
+}
+
+/// Plays the games of `cfg` (its shard, or all) on `jobs` threads (0: one
+/// per core), calling `progress` after each game (from any thread).
+/// Returns the records in game order, or the error of the failing game with
+/// the lowest index (games after it may be skipped). Holds every record:
+/// see [`run_stream`] for long runs.
+pub fn run(
+    rules: &Arc<Ruleset>,
+    cfg: &SimConfig,
+    jobs: usize,
+    progress: &(dyn Fn(&GameRecord) + Sync),
+) -> Result<Vec<GameRecord>, SimError> {
+    let mut records = Vec::new();
+    run_stream(rules, cfg, jobs, progress, &mut |r| {
+        records.push(r);
+        ControlFlow::Continue(())
+    })?;
     Ok(records)
 }
 

@@ -5,6 +5,7 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
+use super::validate::{check_record, check_report};
 use super::{game_seed, GameRecord, Report, Summary};
 
 /// A slice of a run: the `index`-th of `count` contiguous, near-equal
@@ -156,6 +157,25 @@ pub enum MergeError {
         /// The other.
         second: String,
     },
+    /// A report that contradicts itself (edited, or not from `tabula
+    /// simulate`).
+    #[error("`{name}` is not a report of `tabula simulate`: {problem}")]
+    BadReport {
+        /// The report.
+        name: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A game whose record cannot be right.
+    #[error("`{name}`, game {game}: {problem}")]
+    BadRecord {
+        /// The report.
+        name: String,
+        /// The game's index.
+        game: usize,
+        /// What is wrong.
+        problem: String,
+    },
     /// Games in no report.
     #[error("{} of the run's {total} games are in no file (games {}): a shard is missing",
         missing.iter().map(|r| r.len()).sum::<usize>(), show_ranges(missing))]
@@ -194,6 +214,9 @@ pub fn merge(parts: &[(String, Report)]) -> Result<Report, MergeError> {
     let Some((_, head)) = parts.first() else {
         return Err(MergeError::Empty);
     };
+    for (name, r) in parts {
+        check_report(name, r)?;
+    }
     same_run(parts)?;
     let mut records = collect_games(parts, head)?;
     records.sort_by_key(|g| g.game);
@@ -207,6 +230,7 @@ pub fn merge(parts: &[(String, Report)]) -> Result<Report, MergeError> {
         seed: head.seed,
         total_games: head.total_games,
         shard: None,
+        max_decisions: head.max_decisions,
         summary: Summary::of(head.players, &records),
         games: records,
     })
@@ -243,6 +267,16 @@ fn same_run(parts: &[(String, Report)]) -> Result<(), MergeError> {
                 r.players.to_string(),
             );
         }
+        if r.seats != head.seats {
+            return differs("seat list", head.seats.join(","), r.seats.join(","));
+        }
+        if r.max_decisions != head.max_decisions {
+            return differs(
+                "decision limit",
+                head.max_decisions.to_string(),
+                r.max_decisions.to_string(),
+            );
+        }
         if r.agents != head.agents {
             return differs("agent list", head.agents.join(","), r.agents.join(","));
         }
@@ -260,12 +294,15 @@ fn same_run(parts: &[(String, Report)]) -> Result<(), MergeError> {
     Ok(())
 }
 
-/// Every game of the reports, in file order, each checked to belong to the
-/// run (index and seed) and to appear exactly once over all reports.
+/// Every game of the reports, in file order, each checked to be a sound
+/// record of the run (index, seed, scores, winners) and to appear exactly
+/// once over all reports. Needs memory for the records only, whatever
+/// number of games the reports claim.
 fn collect_games(parts: &[(String, Report)], head: &Report) -> Result<Vec<GameRecord>, MergeError> {
     let total = head.total_games;
-    let mut owner: Vec<Option<usize>> = vec![None; total];
-    let mut records: Vec<GameRecord> = Vec::with_capacity(total);
+    // (game index, report) of every record.
+    let mut owners: Vec<(usize, usize)> = Vec::new();
+    let mut records: Vec<GameRecord> = Vec::new();
     for (k, (name, r)) in parts.iter().enumerate() {
         for g in &r.games {
             if g.game >= total {
@@ -284,41 +321,50 @@ fn collect_games(parts: &[(String, Report)], head: &Report) -> Result<Vec<GameRe
                     expected,
                 });
             }
-            if let Some(other) = owner[g.game] {
-                return Err(if other == k {
-                    MergeError::Twice {
-                        name: name.clone(),
-                        game: g.game,
-                    }
-                } else {
-                    MergeError::Overlap {
-                        game: g.game,
-                        first: parts[other].0.clone(),
-                        second: name.clone(),
-                    }
-                });
-            }
-            owner[g.game] = Some(k);
+            check_record(name, head.players, g)?;
+            owners.push((g.game, k));
             records.push(g.clone());
         }
     }
-    let missing = gaps(&owner);
+    // Stable: of two records of a game, the one read first comes first.
+    owners.sort_by_key(|&(game, _)| game);
+    for w in owners.windows(2) {
+        let ((game, first), (_, second)) = (w[0], w[1]);
+        if w[0].0 == w[1].0 {
+            return Err(if first == second {
+                MergeError::Twice {
+                    name: parts[first].0.clone(),
+                    game,
+                }
+            } else {
+                MergeError::Overlap {
+                    game,
+                    first: parts[first].0.clone(),
+                    second: parts[second].0.clone(),
+                }
+            });
+        }
+    }
+    let missing = gaps(owners.iter().map(|&(g, _)| g), total);
     if !missing.is_empty() {
         return Err(MergeError::Missing { total, missing });
     }
     Ok(records)
 }
 
-/// The runs of indices with no owner.
-fn gaps(owner: &[Option<usize>]) -> Vec<Range<usize>> {
+/// The runs of indices of `0..total` not in `present` (increasing,
+/// distinct, below `total`).
+fn gaps(present: impl Iterator<Item = usize>, total: usize) -> Vec<Range<usize>> {
     let mut out: Vec<Range<usize>> = Vec::new();
-    for (i, o) in owner.iter().enumerate() {
-        if o.is_none() {
-            match out.last_mut() {
-                Some(r) if r.end == i => r.end = i + 1,
-                _ => out.push(i..i + 1),
-            }
+    let mut next = 0usize;
+    for i in present {
+        if i > next {
+            out.push(next..i);
         }
+        next = i + 1;
+    }
+    if next < total {
+        out.push(next..total);
     }
     out
 }
@@ -352,7 +398,8 @@ mod tests {
 
     #[test]
     fn gaps_are_runs() {
-        let o = [Some(0), None, None, Some(1), None];
-        assert_eq!(gaps(&o), vec![1..3, 4..5]);
+        assert_eq!(gaps([0, 3].into_iter(), 5), vec![1..3, 4..5]);
+        assert_eq!(gaps(std::iter::empty(), 3), vec![0..3]);
+        assert_eq!(gaps([0, 1, 2].into_iter(), 3), vec![]);
     }
 }

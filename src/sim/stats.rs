@@ -7,6 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::tally::{nth, total, values, Counts};
+
 /// The 97.5% quantile of the standard normal distribution (95% two-sided).
 pub const Z95: f64 = 1.959_963_984_540_054;
 
@@ -53,6 +55,43 @@ impl Stats {
             median: quantile(&v, 0.5),
             p75: quantile(&v, 0.75),
             max: v[v.len() - 1],
+        })
+    }
+}
+
+impl Stats {
+    /// The statistics of the values counted in `c` (see
+    /// [`super::tally::Counts`]), or `None` when there are none: bit for
+    /// bit those of [`Stats::of`] over the same values.
+    pub fn of_counts(c: &Counts) -> Option<Stats> {
+        let len = total(c);
+        if len == 0 {
+            return None;
+        }
+        let n = len as f64;
+        let mean = values(c).map(|x| x as f64).sum::<f64>() / n;
+        let ss: f64 = values(c).map(|x| (x as f64 - mean).powi(2)).sum();
+        let sd = if len > 1 {
+            (ss / (n - 1.0)).sqrt()
+        } else {
+            0.0
+        };
+        let quantile = |q: f64| {
+            let h = (len - 1) as f64 * q;
+            let lo = h.floor() as u64;
+            let hi = (lo + 1).min(len - 1);
+            let frac = h - lo as f64;
+            let (a, b) = (nth(c, lo), nth(c, hi));
+            a as f64 + (b as f64 - a as f64) * frac
+        };
+        Some(Stats {
+            mean,
+            sd,
+            min: *c.keys().next()?,
+            p25: quantile(0.25),
+            median: quantile(0.5),
+            p75: quantile(0.75),
+            max: *c.keys().next_back()?,
         })
     }
 }
@@ -247,13 +286,40 @@ pub fn two_proportion(pa: f64, na: usize, pb: f64, nb: usize) -> Test {
     }
 }
 
+/// Mean, sample variance and number of the values counted in `c`
+/// (variance 0 for fewer than two values), summed in increasing order.
+pub fn mean_var_counts(c: &Counts) -> (f64, f64, u64) {
+    let len = total(c);
+    if len == 0 {
+        return (0.0, 0.0, 0);
+    }
+    let n = len as f64;
+    let mean = values(c).map(|x| x as f64).sum::<f64>() / n;
+    let var = if len > 1 {
+        values(c).map(|x| (x as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    (mean, var, len)
+}
+
 /// Welch's unequal-variance t-test of the means of `xa` and `xb`.
 pub fn welch(xa: &[f64], xb: &[f64]) -> Test {
     let (ma, va) = mean_var(xa);
     let (mb, vb) = mean_var(xb);
-    let (na, nb) = (xa.len() as f64, xb.len() as f64);
+    welch_of((ma, va, xa.len() as u64), (mb, vb, xb.len() as u64))
+}
+
+/// Welch's t-test of the values counted in `a` and `b`.
+pub fn welch_counts(a: &Counts, b: &Counts) -> Test {
+    welch_of(mean_var_counts(a), mean_var_counts(b))
+}
+
+/// Welch's t-test from each sample's mean, variance and size.
+fn welch_of((ma, va, la): (f64, f64, u64), (mb, vb, lb): (f64, f64, u64)) -> Test {
+    let (na, nb) = (la as f64, lb as f64);
     let diff = mb - ma;
-    if xa.len() < 2 || xb.len() < 2 {
+    if la < 2 || lb < 2 {
         return Test {
             a: ma,
             b: mb,

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::stats::{self, Stats};
+use super::tally::{Tally, Unfinished};
 use super::GameRecord;
 
 /// One seat's results over a run.
@@ -61,6 +62,18 @@ pub struct Summary {
     pub decisions: Option<Stats>,
     /// The first-player advantage.
     pub first_player: FirstPlayer,
+    /// Games given up after the decision limit (not counted above).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unfinished: Option<UnfinishedGames>,
+}
+
+/// The games of a run given up after the decision limit.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct UnfinishedGames {
+    /// How many.
+    pub games: usize,
+    /// The first few, with their seeds (to replay them alone).
+    pub first: Vec<Unfinished>,
 }
 
 /// The share of a win that goes to `seat` in `r` (1/k of a k-way win).
@@ -75,54 +88,52 @@ pub fn win_share(r: &GameRecord, seat: usize) -> f64 {
 impl Summary {
     /// Computes the statistics of `records` for `players` seats.
     pub fn of(players: usize, records: &[GameRecord]) -> Summary {
-        let n = records.len();
+        Summary::of_tally(&Tally::of(players, records))
+    }
+
+    /// The statistics gathered in `t`.
+    pub fn of_tally(t: &Tally) -> Summary {
+        let n = t.games;
+        let players = t.players;
         let rate = |w: f64, n: usize| if n == 0 { 0.0 } else { w / n as f64 };
         let seats = (0..players)
             .map(|p| {
-                let wins: f64 = records.iter().map(|r| win_share(r, p)).sum();
+                let wins = t.wins[p];
                 let win_rate = rate(wins, n);
                 SeatSummary {
                     wins,
                     win_rate,
                     win_ci95: stats::wilson(win_rate, n),
-                    score: Stats::of(records.iter().filter_map(|r| r.scores.get(p).copied())),
+                    score: Stats::of_counts(&t.scores[p]),
                 }
             })
             .collect();
-        let mut by_seat = vec![(0usize, 0f64); players];
-        let (mut fgames, mut fwins) = (0usize, 0f64);
-        for r in records {
-            if let Some(f) = r.first {
-                let w = win_share(r, f);
-                fgames += 1;
-                fwins += w;
-                if let Some(slot) = by_seat.get_mut(f) {
-                    slot.0 += 1;
-                    slot.1 += w;
-                }
-            }
-        }
-        let frate = rate(fwins, fgames);
+        let frate = rate(t.first_wins, t.first_games);
         Summary {
             games: n,
             players,
             seats,
-            rounds: Stats::of(records.iter().filter_map(|r| r.rounds)),
-            decisions: Stats::of(records.iter().map(|r| r.decisions as i64)),
+            rounds: Stats::of_counts(&t.rounds),
+            decisions: Stats::of_counts(&t.decisions),
             first_player: FirstPlayer {
-                games: fgames,
-                wins: fwins,
+                games: t.first_games,
+                wins: t.first_wins,
                 win_rate: frate,
-                win_ci95: stats::wilson(frate, fgames),
+                win_ci95: stats::wilson(frate, t.first_games),
                 fair_share: 1.0 / players.max(1) as f64,
-                by_seat: by_seat
-                    .into_iter()
-                    .map(|(g, w)| FirstSeat {
+                by_seat: t
+                    .first_by_seat
+                    .iter()
+                    .map(|&(g, w)| FirstSeat {
                         games: g,
                         win_rate: rate(w, g),
                     })
                     .collect(),
             },
+            unfinished: (t.unfinished > 0).then(|| UnfinishedGames {
+                games: t.unfinished,
+                first: t.unfinished_shown.clone(),
+            }),
         }
     }
 
@@ -218,6 +229,9 @@ impl Summary {
                 by.join("; ")
             ));
         }
+        if let Some(u) = &self.unfinished {
+            out.push_str(&unfinished_line(u));
+        }
         if let Some(t) = elapsed {
             let gps = if t > 0.0 {
                 self.games as f64 / t
@@ -228,6 +242,24 @@ impl Summary {
         }
         out
     }
+}
+
+/// The unfinished games, with the seeds of the first few.
+fn unfinished_line(u: &UnfinishedGames) -> String {
+    let shown: Vec<String> = u
+        .first
+        .iter()
+        .map(|g| format!("game {} (seed {})", g.game, g.seed))
+        .collect();
+    let decisions = u.first.first().map_or(0, |g| g.decisions);
+    format!(
+        "unfinished:     {} game{} given up after {decisions} decision{}, not counted above: {}{}\n",
+        u.games,
+        if u.games == 1 { "" } else { "s" },
+        if decisions == 1 { "" } else { "s" },
+        shown.join(", "),
+        if u.games > u.first.len() { ", ..." } else { "" }
+    )
 }
 
 #[cfg(test)]
@@ -244,6 +276,7 @@ mod tests {
             decisions: 4,
             rounds: Some(2),
             first,
+            unfinished: false,
         }
     }
 

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::ir::diag::Diagnostics;
-use crate::translate::text::{col_of, line_of};
+use crate::translate::text::{col_of, LineStarts};
 
 /// The outcome of one claim, or one uncovered statement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -88,11 +88,17 @@ impl Finding {
         }
     }
 
-    /// The finding placed at bytes `span` of the rulebook `src`, in the
-    /// passage `passage`.
-    pub fn at(self, src: &str, span: (usize, usize), passage: String) -> Finding {
+    /// The finding placed at bytes `span` of the rulebook `src` (whose
+    /// lines start at `lines`), in the passage `passage`.
+    pub fn at(
+        self,
+        src: &str,
+        lines: &LineStarts,
+        span: (usize, usize),
+        passage: String,
+    ) -> Finding {
         Finding {
-            line: line_of(src, span.0),
+            line: lines.line(span.0),
             column: col_of(src, span.0),
             passage,
             span: Some(span),

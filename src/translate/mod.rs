@@ -86,6 +86,11 @@ pub enum RunError {
         /// Why.
         error: std::io::Error,
     },
+    /// A rulebook too long to be one.
+    TooLarge {
+        /// The rulebook.
+        path: PathBuf,
+    },
     /// The report cannot be written as JSON.
     Json(serde_json::Error),
     /// The JSON file cannot be written.
@@ -112,6 +117,12 @@ impl fmt::Display for RunError {
             RunError::Unreadable { path, error } => {
                 write!(f, "cannot read `{}`: {error}", path.display())
             }
+            RunError::TooLarge { path } => write!(
+                f,
+                "`{}` is too long for a rulebook (more than {MAX_BOOK_BYTES} bytes; \
+                 split it and check each part)",
+                path.display()
+            ),
             RunError::Json(e) => e.fmt(f),
             RunError::Unwritable { path, error } => {
                 write!(f, "cannot write `{}`: {error}", path.display())
@@ -207,42 +218,69 @@ fn display_name(ruleset: &Path, path: &Path) -> String {
         .to_string()
 }
 
+/// The longest rulebook read, in bytes (a rulebook's text is some tens of
+/// kilobytes; the check's time and memory grow with the text).
+pub const MAX_BOOK_BYTES: u64 = 8 << 20;
+
 fn read_book(path: &Path) -> Result<String, RunError> {
-    std::fs::read_to_string(path).map_err(|error| RunError::Unreadable {
-        path: path.to_path_buf(),
-        error,
+    use crate::scenario::origin::{read_limited, ReadError};
+    read_limited(path, MAX_BOOK_BYTES, "a rulebook").map_err(|e| match e {
+        ReadError::Io { path, source } => RunError::Unreadable {
+            path,
+            error: source,
+        },
+        ReadError::TooLarge { path, .. } => RunError::TooLarge { path },
     })
 }
 
-/// Runs `tabula translate`; returns the exit status (0 ok, 1 findings or
-/// errors, 2 usage).
-pub fn cli_main(args: TranslateArgs) -> i32 {
-    let (code, out) = cli_run(&args);
-    print!("{out}");
-    code
+/// What `tabula translate` prints and its exit status.
+#[derive(Debug, Default)]
+pub struct CliOutput {
+    /// The exit status: 0 ok, 1 findings or errors, 2 usage.
+    pub code: i32,
+    /// The report (stdout).
+    pub stdout: String,
+    /// The errors (stderr).
+    pub stderr: String,
 }
 
-/// As [`cli_main`], returning the exit status and the text printed.
-pub fn cli_run(args: &TranslateArgs) -> (i32, String) {
+impl CliOutput {
+    fn error(code: i32, text: String) -> CliOutput {
+        CliOutput {
+            code,
+            stdout: String::new(),
+            stderr: text,
+        }
+    }
+}
+
+/// Runs `tabula translate`: the report for stdout, the errors for stderr.
+pub fn cli_run(args: &TranslateArgs) -> CliOutput {
+    if let Some(min) = args.min_coverage.filter(|m| !(0.0..=100.0).contains(m)) {
+        return CliOutput::error(
+            2,
+            format!("error: --min-coverage is a percentage from 0 to 100, not {min}\n"),
+        );
+    }
     let dir = find_ruleset(&args.ruleset);
     if !args.compare.is_empty() {
         return compare_main(args, &dir);
     }
     let Some(book) = &args.rulebook else {
-        return (
+        return CliOutput::error(
             2,
             "error: give a rulebook with --rulebook FILE, or --compare LANG=FILE...\n".into(),
         );
     };
     let Some(lang) = args.lang.clone().or_else(|| lang_of(book)) else {
-        return (
+        return CliOutput::error(
             2,
             "error: give the rulebook's language with --lang LANG\n".into(),
         );
     };
     let text = match read_book(book) {
         Ok(t) => t,
-        Err(e) => return (1, e.render()),
+        Err(e) => return CliOutput::error(1, e.render()),
     };
     let name = book.display().to_string();
     match run(
@@ -253,26 +291,29 @@ pub fn cli_run(args: &TranslateArgs) -> (i32, String) {
         &name,
         &text,
     ) {
-        Err(e) => (1, e.render()),
+        Err(e) => CliOutput::error(1, e.render()),
         Ok(r) => {
-            let mut out = report::render(&r, args.verbose);
-            let mut code = i32::from(r.failed());
+            let mut out = CliOutput {
+                code: i32::from(r.failed()),
+                stdout: report::render(&r, args.verbose),
+                stderr: String::new(),
+            };
             if let Some(min) = args.min_coverage {
                 if r.summary.coverage + 1e-9 < min {
-                    out.push_str(&format!(
-                        "coverage {:.1}% is below the required {min}%\n",
+                    out.stderr.push_str(&format!(
+                        "error: coverage {:.1}% is below the required {min}%\n",
                         r.summary.coverage
                     ));
-                    code = 1;
+                    out.code = 1;
                 }
             }
             if let Some(j) = &args.json {
                 if let Err(e) = write_json(j, &r) {
-                    out.push_str(&e.render());
-                    code = 1;
+                    out.stderr.push_str(&e.render());
+                    out.code = 1;
                 }
             }
-            (code, out)
+            out
         }
     }
 }
@@ -285,13 +326,13 @@ fn write_json<T: serde::Serialize>(path: &Path, v: &T) -> Result<(), RunError> {
     })
 }
 
-fn compare_main(args: &TranslateArgs, dir: &Path) -> (i32, String) {
+fn compare_main(args: &TranslateArgs, dir: &Path) -> CliOutput {
     let mut reports = Vec::new();
     let mut names = BTreeMap::new();
     let mut out = String::new();
     for spec in &args.compare {
         let Some((lang, file)) = spec.split_once('=') else {
-            return (
+            return CliOutput::error(
                 2,
                 format!("error: `{spec}`: write --compare LANG=FILE (e.g. pt=book.pt.txt)\n"),
             );
@@ -299,7 +340,7 @@ fn compare_main(args: &TranslateArgs, dir: &Path) -> (i32, String) {
         let path = PathBuf::from(file);
         let text = match read_book(&path) {
             Ok(t) => t,
-            Err(e) => return (1, e.render()),
+            Err(e) => return CliOutput::error(1, e.render()),
         };
         match run(dir, &args.variants, lang, None, file, &text) {
             Ok(r) => {
@@ -308,17 +349,21 @@ fn compare_main(args: &TranslateArgs, dir: &Path) -> (i32, String) {
                 names.insert(lang.to_string(), file.to_string());
                 reports.push(r);
             }
-            Err(e) => return (1, e.render()),
+            Err(e) => return CliOutput::error(1, e.render()),
         }
     }
     let c = report::compare(&reports);
     out.push_str(&report::render_comparison(&c, &names));
-    let mut code = 0;
+    let mut result = CliOutput {
+        code: 0,
+        stdout: out,
+        stderr: String::new(),
+    };
     if let Some(j) = &args.json {
         if let Err(e) = write_json(j, &c) {
-            out.push_str(&e.render());
-            code = 1;
+            result.stderr = e.render();
+            result.code = 1;
         }
     }
-    (code, out)
+    result
 }

@@ -8,14 +8,34 @@ use serde::Serialize;
 
 use crate::translate::findings::{Report, Status};
 
+/// At most this many diagnostics are rendered with their passage; the
+/// rest are counted (the JSON report holds every finding). Rendering one
+/// costs time and memory in proportion to the rulebook's length, so a long
+/// text with many findings would otherwise cost their product.
+pub const MAX_RENDERED: usize = 100;
+
 /// Renders the report as plain text (no colours).
 pub fn render(r: &Report, verbose: bool) -> String {
     let handler =
         miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
             .with_width(100);
     let mut out = String::new();
-    for rep in r.diagnostics.reports() {
-        let _ = handler.render_report(&mut out, rep.as_ref());
+    // One at a time: each rendered report holds its own copy of the text.
+    for d in r.diagnostics.items.iter().take(MAX_RENDERED) {
+        let one = crate::ir::diag::Diagnostics {
+            sources: r.diagnostics.sources.clone(),
+            items: vec![d.clone()],
+        };
+        for rep in one.reports() {
+            let _ = handler.render_report(&mut out, rep.as_ref());
+        }
+    }
+    let rest = r.diagnostics.items.len().saturating_sub(MAX_RENDERED);
+    if rest > 0 {
+        out.push_str(&format!(
+            "... and {rest} more finding{} like these, not shown (--json FILE writes them all)\n\n",
+            if rest == 1 { "" } else { "s" }
+        ));
     }
     let section = |title: &str, status: Status, out: &mut String| {
         let items: Vec<_> = r.findings.iter().filter(|f| f.status == status).collect();

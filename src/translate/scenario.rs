@@ -23,6 +23,8 @@ pub enum FileProblem {
     NoDirectory,
     /// No such file in the ruleset's `examples/`.
     NoFile,
+    /// A name that is not a plain file name (a directory, `..`).
+    NotAName,
     /// The file cannot be read.
     Unreadable(Arc<std::io::Error>),
     /// The file is not valid YAML.
@@ -36,6 +38,9 @@ impl fmt::Display for FileProblem {
         match self {
             FileProblem::NoDirectory => f.write_str("no ruleset directory to find its examples in"),
             FileProblem::NoFile => f.write_str("no such file in the ruleset's examples/"),
+            FileProblem::NotAName => f.write_str(
+                "not the name of a file of the ruleset's examples/ (no directory, no `..`)",
+            ),
             FileProblem::Unreadable(e) => write!(f, "cannot read it: {e}"),
             FileProblem::InvalidYaml(e) => write!(f, "invalid YAML: {e}"),
             FileProblem::NotAMapping => f.write_str("not a scenario (a YAML mapping)"),
@@ -108,6 +113,9 @@ impl Scenario {
     /// Reads the scenario `name` of the ruleset directory `dir`.
     pub fn find(dir: Option<&Path>, name: &str) -> Result<Scenario, FileProblem> {
         let dir = dir.ok_or(FileProblem::NoDirectory)?;
+        if !crate::scenario::origin::is_plain_name(name) {
+            return Err(FileProblem::NotAName);
+        }
         let path = dir.join("examples").join(format!("{name}.yaml"));
         if path.exists() {
             Scenario::read(&path)

@@ -490,6 +490,28 @@ pub fn line_of(src: &str, offset: usize) -> usize {
     src[..offset.min(src.len())].matches('\n').count() + 1
 }
 
+/// Where each line of a text starts: the line of an offset found in
+/// logarithmic time. (Counting the line breaks before each finding would
+/// make the report of a long text quadratic in its length.)
+#[derive(Debug, Clone, Default)]
+pub struct LineStarts(Vec<usize>);
+
+impl LineStarts {
+    /// The line starts of `src`.
+    pub fn new(src: &str) -> LineStarts {
+        LineStarts(
+            std::iter::once(0)
+                .chain(src.match_indices('\n').map(|(i, _)| i + 1))
+                .collect(),
+        )
+    }
+
+    /// The 1-based line of a byte offset: [`line_of`], faster.
+    pub fn line(&self, offset: usize) -> usize {
+        self.0.partition_point(|s| *s <= offset).max(1)
+    }
+}
+
 /// The 1-based column (in characters) of a byte offset.
 pub fn col_of(src: &str, offset: usize) -> usize {
     let before = &src[..offset.min(src.len())];

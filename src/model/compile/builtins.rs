@@ -425,11 +425,16 @@ pub fn draws_random(op: Builtin) -> bool {
         .any(|b| b.effect == Effect::Random && matches!(b.form, Form::Builtin(x) if x == op))
 }
 
+/// Whether the language keeps this name: one of its words or a builtin.
+pub fn is_reserved(name: &str) -> bool {
+    RESERVED.contains(&name) || find(name).is_some()
+}
+
 /// Checks a global name against the names the language defines (its
 /// words and its builtins).
 pub fn check_reserved(diags: &mut Diagnostics, name: &Ident) {
     let n = name.name.as_str();
-    if (RESERVED.contains(&n) || find(n).is_some()) && n != "main" {
+    if is_reserved(n) && n != "main" {
         diags.push(
             Diagnostic::new(
                 Code::ReservedName,

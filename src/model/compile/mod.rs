@@ -28,7 +28,7 @@ mod native;
 mod stmt;
 mod types;
 
-pub use builtins::check_reserved;
+pub use builtins::{check_reserved, is_reserved};
 pub use context::FnCtx;
 pub use types::{resolve_type, ty_name};
 

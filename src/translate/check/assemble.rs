@@ -5,7 +5,7 @@ use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::translate::check::Checker;
 use crate::translate::findings::{Report, Site, Status};
-use crate::translate::text::{col_of, line_of};
+use crate::translate::text::col_of;
 
 fn fmt_pct(p: f64) -> String {
     format!("{p}%")
@@ -55,7 +55,7 @@ impl Checker<'_> {
                 continue;
             }
             numbers.push(Site {
-                line: line_of(src, t.start),
+                line: text.lines.line(t.start),
                 column: col_of(src, t.start),
                 text: src[t.start..t.end].to_string(),
                 checked: self.taken.checked.contains(&i),

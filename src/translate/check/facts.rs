@@ -198,7 +198,12 @@ impl Checker<'_> {
             rule_value: Some(fact.value),
             base_value: fact.base.filter(|b| *b != fact.value),
             reason: claim.reason.clone(),
-            ..Finding::new(status, message).at(self.text.src, span, passage.excerpt.clone())
+            ..Finding::new(status, message).at(
+                self.text.src,
+                &self.text.lines,
+                span,
+                passage.excerpt.clone(),
+            )
         }
     }
 
@@ -350,6 +355,7 @@ impl Checker<'_> {
                 reason: claim.note.clone(),
                 ..Finding::new(status, message).at(
                     self.text.src,
+                    &self.text.lines,
                     (t.start, t.end),
                     passage.excerpt.clone(),
                 )
@@ -377,6 +383,7 @@ impl Checker<'_> {
             reason: claim.note.clone(),
             ..Finding::new(Status::Noted, "no rule fact").at(
                 self.text.src,
+                &self.text.lines,
                 span,
                 passage.excerpt.clone(),
             )

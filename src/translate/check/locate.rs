@@ -176,7 +176,12 @@ impl Checker<'_> {
         self.tally.findings.push(Finding {
             anchor: Some(claim.at.as_str().to_string()),
             text_value: Some(n),
-            ..Finding::new(Status::Contradicted, message).at(self.text.src, span, passage)
+            ..Finding::new(Status::Contradicted, message).at(
+                self.text.src,
+                &self.text.lines,
+                span,
+                passage,
+            )
         });
     }
 }

@@ -73,6 +73,8 @@ pub fn check(
 struct Text<'a> {
     /// The rulebook's text.
     src: &'a str,
+    /// Where its lines start.
+    lines: crate::translate::text::LineStarts,
     /// Its tokens as written: digits the OCR made of a word are numbers.
     raw: Vec<Token>,
     /// Its tokens with the language's OCR words read back as words.

@@ -22,6 +22,7 @@ impl<'a> Text<'a> {
         read_ocr_words(src, &mut tokens, &i18n.file.ocr_words);
         Text {
             src,
+            lines: crate::translate::text::LineStarts::new(src),
             skipped: vec![false; tokens.len()],
             raw,
             tokens,
@@ -63,7 +64,7 @@ impl<'a> Text<'a> {
         let passage = excerpt(self.src, self.tokens[lo].start, self.tokens[hi].end);
         Finding {
             text_value: t.num.map(|n| n.value),
-            ..Finding::new(status, message).at(self.src, (t.start, t.end), passage)
+            ..Finding::new(status, message).at(self.src, &self.lines, (t.start, t.end), passage)
         }
     }
 }

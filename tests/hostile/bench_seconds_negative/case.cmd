@@ -1,0 +1,3 @@
+# run: tabula bench $NIM --seconds=-1
+# exit: 1
+# stderr: --seconds must be a number from 0 to 86400

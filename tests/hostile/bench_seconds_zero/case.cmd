@@ -1,0 +1,3 @@
+# run: tabula bench $NIM --seconds 0
+# exit: 0
+# stdout: games/s:

@@ -1,0 +1,3 @@
+# run: tabula play $NIM --players 18446744073709551615
+# exit: 1
+# stderr: Nim is played by 2 to 3 players

@@ -1,0 +1,3 @@
+# run: tabula replay /dev/zero --ruleset $NIM
+# exit: 1
+# stderr: too large for a game log

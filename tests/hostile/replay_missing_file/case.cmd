@@ -1,0 +1,3 @@
+# run: tabula replay nope.json --ruleset $NIM
+# exit: 1
+# stderr: cannot read `nope.json`

@@ -1,0 +1,3 @@
+# run: tabula replay log.json --ruleset $NIM
+# exit: 1
+# stderr: the final state differs

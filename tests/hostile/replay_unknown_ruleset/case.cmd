@@ -1,0 +1,3 @@
+# run: tabula replay log.json
+# exit: 1
+# stderr: no ruleset

@@ -1,0 +1,3 @@
+# run: tabula simulate $NIM --games -1
+# exit: 2
+# stderr: unexpected argument

@@ -1,0 +1,3 @@
+# run: tabula simulate $NIM --seed=-1
+# exit: 2
+# stderr: invalid value

@@ -1,0 +1,3 @@
+# run: tabula translate tzolkin --rulebook book.txt
+# exit: 2
+# stderr: give the rulebook's language with --lang
