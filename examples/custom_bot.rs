@@ -10,8 +10,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use tabula::agents::{Agent, RandomAgent};
-use tabula::engine::{Decision, Game};
+use tabula::{Agent, Decision, Game, RandomAgent};
 
 /// A bot that looks one decision ahead (and one reply ahead) on the score.
 pub struct Lookahead {
@@ -97,7 +96,7 @@ pub struct MatchResult {
 /// alternating seats.
 pub fn run(games: usize) -> Result<MatchResult, String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim");
-    let rules = Arc::new(tabula::model::load(&dir, &[]).map_err(|e| e.to_string())?);
+    let rules = Arc::new(tabula::load(&dir, &[]).map_err(|e| e.to_string())?);
     let mut result = MatchResult {
         games,
         lookahead_wins: 0,
@@ -112,7 +111,7 @@ pub fn run(games: usize) -> Result<MatchResult, String> {
         ];
         agents[smart_seat] = Box::new(Lookahead::new(seed));
         let mut game = tabula::sim::play_game(&rules, &mut agents, seed, 10_000)
-            .map_err(|(n, report)| format!("game {g} failed after {n} decisions:\n{report}"))?;
+            .map_err(|e| format!("game {g}: {e}"))?;
         let outcome = game
             .outcome()
             .map_err(|e| e.to_string())?

@@ -12,7 +12,6 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use tabula::agents::parse_agents;
 use tabula::sim::{self, win_share, GameRecord, Report, SimConfig};
 
 /// Per length class (short, medium, long): games, and each seat's win rate.
@@ -65,9 +64,9 @@ pub fn by_length(players: usize, records: &[GameRecord]) -> Vec<ByLength> {
 /// Plays `games` games of nim, greedy against random, on every core.
 pub fn run(games: usize) -> Result<(Report, Vec<ByLength>), String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim");
-    let rules = Arc::new(tabula::model::load(&dir, &[]).map_err(|e| e.to_string())?);
+    let rules = Arc::new(tabula::load(&dir, &[]).map_err(|e| e.to_string())?);
     let cfg = SimConfig {
-        agents: parse_agents(Some("greedy,random"), 2).map_err(|e| e.to_string())?,
+        agents: tabula::parse_agents(Some("greedy,random"), 2).map_err(|e| e.to_string())?,
         ..SimConfig::random(2, games, 42)
     };
     let records = sim::run(&rules, &cfg, 0, &|_| {}).map_err(|e| e.to_string())?;

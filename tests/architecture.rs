@@ -248,3 +248,36 @@ fn the_checker_sees_imports() {
         .get("engine::legality")
         .is_some_and(|e| e.contains("engine::vm")));
 }
+
+#[test]
+fn examples_use_only_the_library_surface() {
+    // The documented surface: the crate root's re-exports and the modules
+    // `agents` and `sim`; the other modules are hidden internals.
+    let hidden = [
+        "tabula::cli",
+        "tabula::engine",
+        "tabula::ir",
+        "tabula::lang",
+        "tabula::model",
+        "tabula::scenario",
+        "tabula::translate",
+    ];
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    assert!(!files.is_empty(), "examples/ holds programs");
+    let mut wrong = Vec::new();
+    for f in &files {
+        let code = code_of(&std::fs::read_to_string(f).expect("readable example"));
+        for h in hidden {
+            if code.contains(&format!("{h}::")) || code.contains(&format!("{h};")) {
+                wrong.push(format!("{} uses {h}", f.display()));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "examples reach into internals:\n{}",
+        wrong.join("\n")
+    );
+}

@@ -10,9 +10,9 @@
 //!
 //! Hidden information is sampled by the engine
 //! ([`crate::engine::sample::determinize`]); how a position is valued is
-//! shared by the bots in [`eval`].
+//! shared by the bots in `eval`.
 
-pub mod eval;
+pub(crate) mod eval;
 mod greedy;
 mod mcts;
 mod spec;

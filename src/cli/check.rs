@@ -52,7 +52,10 @@ fn check_legal(rules: &Arc<Ruleset>) -> CmdResult {
                 .collect();
             match crate::sim::play_game(rules, &mut agents, seed, 1_000_000) {
                 Ok(g) => decisions += g.history().len(),
-                Err((n, report)) => {
+                Err(crate::sim::GameFailed {
+                    decisions: n,
+                    report,
+                }) => {
                     eprintln!(
                         "error: {players}-player game with seed {seed} failed after {n} decisions:"
                     );

@@ -11,7 +11,7 @@
 //! * `expect: {expr: value, ...}` — each expression has that value;
 //! * `check: expr` — a boolean expression holds.
 //!
-//! The header ([`header`]) is checked before anything runs; a scenario that
+//! The header (`header`) is checked before anything runs; a scenario that
 //! asserts nothing fails.
 
 mod code;

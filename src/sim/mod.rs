@@ -9,7 +9,7 @@
 //!
 //! [`run_stream`] hands the records over in game order as the games end,
 //! so that a run of any length is summed up ([`Tally`]) and written
-//! ([`stream`]) in memory that does not grow with it. A game that has not
+//! (`stream`) in memory that does not grow with it. A game that has not
 //! ended after the decision limit ([`SimConfig::max_decisions`]) is given
 //! up and recorded as unfinished, with its seed; the run goes on.
 //!
@@ -22,11 +22,11 @@ pub mod csv;
 pub mod html;
 mod play;
 mod shard;
-pub mod stats;
-pub mod stream;
+pub(crate) mod stats;
+pub(crate) mod stream;
 mod summary;
-pub mod tally;
-pub mod validate;
+pub(crate) mod tally;
+pub(crate) mod validate;
 
 use serde::{Deserialize, Serialize};
 
@@ -35,7 +35,7 @@ use crate::ir::ruleset::Ruleset;
 
 pub use play::{
     agent_seed, build_agents, game_seed, play_game, play_one, play_recorded, play_until,
-    render_error, run, run_stream, simulate_one, splitmix64, Ending,
+    render_error, run, run_stream, simulate_one, splitmix64, Ending, GameFailed,
 };
 pub use shard::{merge, MergeError, Shard, ShardError, ShardProblem};
 pub use stats::Stats;
@@ -194,7 +194,7 @@ impl Report {
     }
 
     /// The report of a run whose games are written apart (see
-    /// [`stream::JsonWriter`]): `summary` and no games.
+    /// `stream::JsonWriter`): `summary` and no games.
     pub fn head(rules: &Ruleset, cfg: &SimConfig, seats: Vec<String>, summary: Summary) -> Report {
         Report {
             ruleset: rules.id.clone(),

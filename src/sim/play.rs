@@ -48,7 +48,7 @@ pub fn play_game(
     agents: &mut [Box<dyn Agent>],
     seed: u64,
     max_decisions: usize,
-) -> Result<Game, (usize, String)> {
+) -> Result<Game, GameFailed> {
     play_recorded(rules, agents, seed, max_decisions).map(|(g, _)| g)
 }
 
@@ -68,11 +68,25 @@ pub fn play_recorded(
     agents: &mut [Box<dyn Agent>],
     seed: u64,
     max_decisions: usize,
-) -> Result<(Game, Option<usize>), (usize, String)> {
+) -> Result<(Game, Option<usize>), GameFailed> {
     match play_until(rules, agents, seed, max_decisions)? {
         (game, first, Ending::Over) => Ok((game, first)),
-        (_, _, Ending::Unfinished) => Err((max_decisions, limit_message(max_decisions))),
+        (_, _, Ending::Unfinished) => Err(GameFailed {
+            decisions: max_decisions,
+            report: limit_message(max_decisions),
+        }),
     }
+}
+
+/// A game between bots that could not be played to its end: a rules
+/// error, or the decision limit reached.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("the game failed after {decisions} decisions:\n{report}")]
+pub struct GameFailed {
+    /// How many decisions were taken before it failed.
+    pub decisions: usize,
+    /// What went wrong, rendered (a rules error points into the rules).
+    pub report: String,
 }
 
 /// How a game between bots stopped.
@@ -98,24 +112,24 @@ pub fn play_until(
     agents: &mut [Box<dyn Agent>],
     seed: u64,
     max_decisions: usize,
-) -> Result<(Game, Option<usize>, Ending), (usize, String)> {
+) -> Result<(Game, Option<usize>, Ending), GameFailed> {
     let players = agents.len();
-    let mut game =
-        Game::new(rules.clone(), players, seed).map_err(|e| (0, render_error(rules, &e)))?;
+    let mut game = Game::new(rules.clone(), players, seed).map_err(|e| GameFailed {
+        decisions: 0,
+        report: render_error(rules, &e),
+    })?;
     let mut n = 0usize;
     let mut first = None;
     while !game.is_over() {
         if n >= max_decisions {
             return Ok((game, first, Ending::Unfinished));
         }
-        let fail = |game: &Game, e: &ApplyError| {
-            (
-                n,
-                match e {
-                    ApplyError::Runtime(r) => game.report(r),
-                    other => format!("{other}\n"),
-                },
-            )
+        let fail = |game: &Game, e: &ApplyError| GameFailed {
+            decisions: n,
+            report: match e {
+                ApplyError::Runtime(r) => game.report(r),
+                other => format!("{other}\n"),
+            },
         };
         let legal = game.legal().map_err(|e| fail(&game, &e))?;
         let seat = game.to_move().unwrap_or(0).min(players.saturating_sub(1));
@@ -181,8 +195,8 @@ pub fn play_one(
         report,
     };
     let mut bots = build_agents(rules, agents, seed).map_err(|e| err(0, format!("{e}\n")))?;
-    let (mut game, first, ending) =
-        play_until(rules, &mut bots, seed, max_decisions).map_err(|(n, r)| err(n, r))?;
+    let (mut game, first, ending) = play_until(rules, &mut bots, seed, max_decisions)
+        .map_err(|f| err(f.decisions, f.report))?;
     let decisions = game.history().len();
     let rounds = game.rounds();
     if ending == Ending::Unfinished {

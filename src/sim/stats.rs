@@ -61,7 +61,7 @@ impl Stats {
 
 impl Stats {
     /// The statistics of the values counted in `c` (see
-    /// [`super::tally::Counts`]), or `None` when there are none: bit for
+    /// `super::tally::Counts`), or `None` when there are none: bit for
     /// bit those of [`Stats::of`] over the same values.
     pub fn of_counts(c: &Counts) -> Option<Stats> {
         let len = total(c);
@@ -121,7 +121,8 @@ pub fn wilson(p: f64, n: usize) -> (f64, f64) {
 }
 
 /// Mean and sample variance of `xs` (variance 0 for fewer than two values).
-pub fn mean_var(xs: &[f64]) -> (f64, f64) {
+#[cfg(test)]
+fn mean_var(xs: &[f64]) -> (f64, f64) {
     let n = xs.len() as f64;
     if xs.is_empty() {
         return (0.0, 0.0);
@@ -303,8 +304,10 @@ pub fn mean_var_counts(c: &Counts) -> (f64, f64, u64) {
     (mean, var, len)
 }
 
-/// Welch's unequal-variance t-test of the means of `xa` and `xb`.
-pub fn welch(xa: &[f64], xb: &[f64]) -> Test {
+/// Welch's unequal-variance t-test of the means of `xa` and `xb` (the
+/// tests compare it with the version over counts).
+#[cfg(test)]
+fn welch(xa: &[f64], xb: &[f64]) -> Test {
     let (ma, va) = mean_var(xa);
     let (mb, vb) = mean_var(xb);
     welch_of((ma, va, xa.len() as u64), (mb, vb, xb.len() as u64))

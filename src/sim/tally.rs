@@ -51,7 +51,7 @@ pub struct Tally {
     pub first_by_seat: Vec<(usize, f64)>,
     /// Games given up after the decision limit.
     pub unfinished: usize,
-    /// The first [`UNFINISHED_SHOWN`] of them.
+    /// The first `UNFINISHED_SHOWN` of them.
     pub unfinished_shown: Vec<Unfinished>,
 }
 

@@ -35,7 +35,7 @@ pub struct TranslateArgs {
     /// The rulebook text to check.
     #[arg(long, value_name = "FILE")]
     pub rulebook: Option<PathBuf>,
-    /// Its language: the ruleset's i18n/<LANG>.yaml holds the claims
+    /// Its language: the ruleset's i18n/`<LANG>`.yaml holds the claims
     /// (default: taken from the file name, e.g. `book.pt.txt`).
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
@@ -49,7 +49,7 @@ pub struct TranslateArgs {
     /// (or `--compare pt=FILE ro=FILE`).
     #[arg(long, value_name = "LANG=FILE", num_args = 1..)]
     pub compare: Vec<String>,
-    /// A language file to use instead of the ruleset's i18n/<LANG>.yaml.
+    /// A language file to use instead of the ruleset's i18n/`<LANG>`.yaml.
     #[arg(long, value_name = "FILE")]
     pub claims: Option<PathBuf>,
     /// Fail (exit 1) when coverage is below this percentage.

@@ -25,7 +25,7 @@ pub struct SyntaxError {
 pub struct SyntaxDetail {
     /// The caret label, when more precise than "unexpected here".
     pub label: Option<String>,
-    /// The help line, when more precise than "write <expected> here".
+    /// The help line, when more precise than "write `<expected>` here".
     pub help: Option<String>,
     /// Another place worth showing (e.g. the `{` left open).
     pub note: Option<(Span, String)>,

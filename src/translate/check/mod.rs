@@ -15,9 +15,9 @@
 //!    out of sequence);
 //! 6. `assemble`: list the numbers written in digits and build the report.
 //!
-//! The passes share a [`Checker`]: the inputs, the text ([`Text`]), the
-//! tokens the claims took ([`Taken`]) and what was found so far
-//! ([`Tally`]).
+//! The passes share a `Checker`: the inputs, the text (`Text`), the
+//! tokens the claims took (`Taken`) and what was found so far
+//! (`Tally`).
 
 mod assemble;
 mod coverage;
