@@ -18,6 +18,17 @@ pub enum Visibility {
     Hidden,
 }
 
+/// Cells of a grid that one step in a direction moves by the same number
+/// of item indices (all of them on squares; on hexes, the odd rows and the
+/// even rows apart).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shift {
+    /// The cells that move by `by` (and have a cell there).
+    pub from: Vec<u64>,
+    /// How many item indices they move (negative: towards lower indices).
+    pub by: i64,
+}
+
 /// In [`Kind::toward`], no cell (off the grid).
 pub const NO_CELL: u32 = u32::MAX;
 
@@ -41,6 +52,10 @@ pub struct Kind {
     /// For a grid: `toward[d][c]` is the cell one step from cell `c` in
     /// direction `d` ([`NO_CELL`] off the grid).
     pub toward: Vec<Vec<u32>>,
+    /// For a grid: moving a set of cells one step in direction `d` is
+    /// shifting, for each part of `shifts[d]`, the set's cells in that
+    /// part's mask by its distance (see `ir::grid::shift_toward`).
+    pub shifts: Vec<Vec<Shift>>,
     /// For each boolean or item field, the items by the field's value:
     /// `field_sets[f][v]` is the set of items whose field `f` is `v` (for
     /// other fields, no sets). Filled by [`Kind::index_fields`].
