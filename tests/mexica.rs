@@ -35,19 +35,31 @@ const INVARIANTS: &[&str] = &[
     "count(free * (temples + tiles + pillis + canal)) == 0",
 ];
 
-fn mexica(variants: &[&str]) -> Ruleset {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/mexica");
-    let variants: Vec<String> = variants.iter().map(|v| v.to_string()).collect();
-    tabula::model::load(&dir, &variants).expect("mexica loads")
+fn mexica_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/mexica")
 }
 
-/// The variants of a game at this player count.
-fn variants_for(players: usize) -> &'static [&'static str] {
-    if players == 2 {
-        &["two-player"]
-    } else {
-        &[]
-    }
+/// Mexica for a game of `players`, with the variants that count needs
+/// (`variants_by_players:` in game.yaml: the neutral temples at 2).
+fn mexica_for(players: usize, variants: &[&str]) -> Ruleset {
+    let variants: Vec<String> = variants.iter().map(|v| v.to_string()).collect();
+    tabula::model::load_for_players(&mexica_dir(), &variants, players).expect("mexica loads")
+}
+
+#[test]
+fn two_players_play_with_the_neutral_temples() {
+    assert_eq!(mexica_for(2, &[]).variants, ["two-player"]);
+    assert!(mexica_for(3, &[]).variants.is_empty());
+    assert!(mexica_for(4, &[]).variants.is_empty());
+    assert_eq!(
+        mexica_for(2, &["stronger-neutral"]).variants,
+        ["two-player", "stronger-neutral"]
+    );
+    // Asked for explicitly, it is applied once.
+    assert_eq!(mexica_for(2, &["two-player"]).variants, ["two-player"]);
+    let plain = tabula::model::load(&mexica_dir(), &[]).expect("mexica loads");
+    assert_eq!(plain.missing_variants(2), ["two-player"]);
+    assert!(plain.missing_variants(3).is_empty());
 }
 
 /// Adds the invariants and a function per seat giving its prestige.
@@ -121,7 +133,7 @@ fn random_games_keep_the_invariants_at_every_player_count() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(12);
     for players in 2..=4 {
-        let (rules, inv, total) = with_checks(mexica(variants_for(players)));
+        let (rules, inv, total) = with_checks(mexica_for(players, &[]));
         (0..games).into_par_iter().for_each(|i| {
             play(
                 &rules,
@@ -137,7 +149,7 @@ fn random_games_keep_the_invariants_at_every_player_count() {
 #[test]
 fn legal_statements_hold_in_random_games() {
     for players in 2..=4 {
-        let mut rules = mexica(variants_for(players));
+        let mut rules = mexica_for(players, &[]);
         rules.check_legal = true;
         let rules = Arc::new(rules);
         (0..4u64).into_par_iter().for_each(|i| {
@@ -148,7 +160,7 @@ fn legal_statements_hold_in_random_games() {
 
 #[test]
 fn same_seed_same_decisions_same_game() {
-    let (rules, inv, total) = with_checks(mexica(&[]));
+    let (rules, inv, total) = with_checks(mexica_for(4, &[]));
     let a = play(&rules, &inv, Some(total), 3, 17);
     let b = play(&rules, &inv, Some(total), 3, 17);
     assert_eq!(a, b);

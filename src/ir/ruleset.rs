@@ -254,6 +254,9 @@ pub struct Ruleset {
     pub min_players: usize,
     /// Most players.
     pub max_players: usize,
+    /// Variants a game of a given player count is played with
+    /// (`variants_by_players:` in `game.yaml`), by player count.
+    pub variants_by_players: Vec<(usize, Vec<String>)>,
     /// Kinds; index 0 is `player`.
     pub kinds: Vec<Kind>,
     /// Parameters.
@@ -316,6 +319,18 @@ impl Labels {
 }
 
 impl Ruleset {
+    /// The variants a game of `players` needs that this ruleset was not
+    /// loaded with (`variants_by_players:` in `game.yaml`), in order.
+    pub fn missing_variants(&self, players: usize) -> Vec<String> {
+        self.variants_by_players
+            .iter()
+            .filter(|(n, _)| *n == players)
+            .flat_map(|(_, names)| names)
+            .filter(|v| !self.variants.contains(v))
+            .cloned()
+            .collect()
+    }
+
     /// The index of a variable by name.
     pub fn var_named(&self, name: &str) -> Option<VarId> {
         self.vars
