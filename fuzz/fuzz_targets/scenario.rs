@@ -2,7 +2,7 @@
 //!
 //! The input is a scenario file. Its first line picks the ruleset when it
 //! is a comment `#@NAME`: `#@tzolkin` (rules/tzolkin),
-//! `#@tigris-euphrates`, `#@regions` (tests/rulesets/regions); anything
+//! `#@tigris-euphrates`, `#@mexica`, `#@regions` (tests/rulesets/regions); anything
 //! else runs it against tests/rulesets/nim. The line stays in the file (a
 //! YAML comment). A scenario passes, fails or is reported; it must never
 //! panic, hang or blow up memory.
@@ -28,6 +28,7 @@ pub fn ruleset_for(data: &[u8]) -> PathBuf {
     in_project(match selector(data) {
         Some("tzolkin") => "rules/tzolkin",
         Some("tigris-euphrates") => "rules/tigris-euphrates",
+        Some("mexica") => "rules/mexica",
         Some("regions") => "tests/rulesets/regions",
         _ => "tests/rulesets/nim",
     })
