@@ -307,6 +307,16 @@ fn toward_steps_in_a_direction_and_connected_starts_from_a_set() {
             "count(connected(adjacent(board_0_0), {board_0_1, board_0_2, board_3_2}))",
             2,
         ),
+        // `*` intersects sets.
+        ("count({board_0_0, board_1_0} * {board_1_0, board_2_0})", 1),
+        (
+            "ord(first({board_0_0, board_1_0} * {board_1_0, board_2_0}))",
+            1,
+        ),
+        (
+            "count(adjacent(board_1_1) * {board_0_1, board_3_2, board_2_1})",
+            2,
+        ),
     ] {
         let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
         let (f, _) = tabula::model::snippet::add_expr(&mut extra, &e)

@@ -13,9 +13,14 @@ use crate::ir::ruleset::{Ruleset, PLAYER};
 #[inline]
 pub(super) fn set_elems(bits: &[u64]) -> impl Iterator<Item = i64> + '_ {
     bits.iter().enumerate().flat_map(|(wi, w)| {
-        (0..64)
-            .filter(move |b| w >> b & 1 == 1)
-            .map(move |b| (wi * 64 + b) as i64)
+        let mut rest = *w;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let b = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                (wi * 64 + b) as i64
+            })
+        })
     })
 }
 

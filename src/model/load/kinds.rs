@@ -100,6 +100,7 @@ impl Builder {
             grid: None,
             adjacent: Vec::new(),
             toward: Vec::new(),
+            shifts: Vec::new(),
             field_sets: Vec::new(),
         });
         let id = ast::Ident {
@@ -395,6 +396,7 @@ impl Builder {
             grid: None,
             adjacent: Vec::new(),
             toward: Vec::new(),
+            shifts: Vec::new(),
             field_sets: Vec::new(),
         });
     }
