@@ -189,7 +189,8 @@ pub struct State {
     pub cut_at_legal: bool,
     /// Buffers reused by tries.
     pub spare: Spare,
-    /// The instructions the last run executed (when it did not fail).
+    /// The steps the last run took, when it did not fail: its
+    /// instructions, a list instruction weighing more on a long list.
     pub steps_run: u64,
 }
 
