@@ -60,6 +60,16 @@ fn two_players_play_with_the_neutral_temples() {
     let plain = tabula::model::load(&mexica_dir(), &[]).expect("mexica loads");
     assert_eq!(plain.missing_variants(2), ["two-player"]);
     assert!(plain.missing_variants(3).is_empty());
+    // A game of 2 cannot start without them.
+    let plain = Arc::new(plain);
+    match Game::new(plain.clone(), 2, 1) {
+        Err(tabula::ApplyError::MissingVariants { variants, .. }) => {
+            assert_eq!(variants, ["two-player"])
+        }
+        Err(e) => panic!("refused for another reason: {e}"),
+        Ok(_) => panic!("a 2-player game started without the neutral temples"),
+    }
+    assert!(Game::new(plain, 3, 1).is_ok());
 }
 
 /// Adds the invariants and a function per seat giving its prestige.

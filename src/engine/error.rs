@@ -134,6 +134,21 @@ pub enum ApplyError {
         /// The most the ruleset allows.
         max: usize,
     },
+    /// A game of a player count its ruleset plays only with some variants
+    /// (`variants_by_players:` in `game.yaml`), started without them.
+    #[error(
+        "{game} with {players} players is played with {}; load it with them \
+         (`load_for_players`)",
+        .variants.join(" + ")
+    )]
+    MissingVariants {
+        /// The ruleset's name.
+        game: String,
+        /// The players asked for.
+        players: usize,
+        /// The variants that count needs and the ruleset was loaded without.
+        variants: Vec<String>,
+    },
     /// The rules failed while playing.
     #[error("rules error: {}", .0.message)]
     Runtime(RuntimeError),

@@ -95,9 +95,18 @@ pub struct Game {
 
 impl Game {
     /// Starts a game: initialises the state and runs the program up to the
-    /// first decision.
+    /// first decision. Fails as [`Game::initial_state`] does, and when the
+    /// ruleset was loaded without the variants `players` needs.
     pub fn new(rules: Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, ApplyError> {
         let state = Self::initial_state(&rules, players, seed)?;
+        let variants = rules.missing_variants(players);
+        if !variants.is_empty() {
+            return Err(ApplyError::MissingVariants {
+                game: rules.name.clone(),
+                players,
+                variants,
+            });
+        }
         let mut g = Game {
             state,
             rules: rules.clone(),
