@@ -13,7 +13,7 @@ use crate::lang::ast::{Expr, ExprKind, Ident};
 use super::builtins::{self, BuiltinDef, Doc, Form, Mistake, Param, ParamTy, Returns};
 use super::context::FnCtx;
 use super::types::is_scalar;
-use super::{Compiler, ANY_KIND};
+use super::{Compiler, ANY_KIND, MAX_INLINED};
 
 /// What the arguments of a builtin call have bound so far (see
 /// [`ParamTy`]).
@@ -391,9 +391,11 @@ impl Compiler<'_> {
         };
         let saved = std::mem::replace(&mut *self.diags, scratch);
         self.inlining.push(fid);
+        let before = f.code.len();
         self.isolated(f, &sig.params, &slots, |c, f| {
             c.expr(f, body);
         });
+        self.inlined += f.code.len() - before;
         self.inlining.pop();
         *self.diags = saved;
     }
@@ -404,7 +406,10 @@ impl<'a> Compiler<'a> {
     /// function, not being inlined already, not too deep.
     fn inlinable(&self, fid: u32, sig: &Sig) -> Option<&'a Expr> {
         let body = self.fn_bodies.get(fid as usize).copied().flatten()?;
-        let ok = !sig.is_proc && self.inlining.len() < 4 && !self.inlining.contains(&fid);
+        let ok = !sig.is_proc
+            && self.inlining.len() < 4
+            && !self.inlining.contains(&fid)
+            && self.inlined < MAX_INLINED;
         ok.then_some(body)
     }
 }

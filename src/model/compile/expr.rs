@@ -483,18 +483,22 @@ impl Compiler<'_> {
 
     /// Reports an unknown name, with the closest known one as help.
     pub(super) fn unknown(&mut self, f: &FnCtx, id: &Ident) -> Ty {
-        let locals = f
-            .locals
-            .iter()
-            .filter(|l| !l.name.is_empty())
-            .map(|l| l.name.as_str());
-        let cands: Vec<&str> = locals
-            .chain(self.symbols.names())
-            .chain(builtins::value_names().map(|n| -> &str { n }))
-            .collect();
-        let help = did_you_mean(&id.name, cands).unwrap_or_else(|| {
-            "declare it with `var`, `fn`, `proc`, or under `kinds:`/`params:` in a YAML file".into()
-        });
+        let declare =
+            "declare it with `var`, `fn`, `proc`, or under `kinds:`/`params:` in a YAML file";
+        let help = if self.wants_help() {
+            let locals = f
+                .locals
+                .iter()
+                .filter(|l| !l.name.is_empty())
+                .map(|l| l.name.as_str());
+            let cands: Vec<&str> = locals
+                .chain(self.symbols.names())
+                .chain(builtins::value_names().map(|n| -> &str { n }))
+                .collect();
+            did_you_mean(&id.name, cands).unwrap_or_else(|| declare.into())
+        } else {
+            declare.into()
+        };
         self.diags.push(
             Diagnostic::new(
                 Code::UnknownName,

@@ -65,7 +65,14 @@ pub struct Compiler<'a> {
     pub fn_bodies: &'a [Option<&'a Expr>],
     /// Functions being inlined (no recursion into them).
     pub inlining: Vec<u32>,
+    /// Instructions emitted by inlining so far: past [`MAX_INLINED`],
+    /// calls are compiled as calls (the code of nested calls would
+    /// otherwise grow as a power of their number).
+    pub inlined: usize,
 }
+
+/// The most instructions inlining adds to a ruleset's code.
+pub const MAX_INLINED: usize = 1 << 20;
 
 impl Compiler<'_> {
     /// Compiles a procedure body.
@@ -106,6 +113,13 @@ impl Compiler<'_> {
         self.diags
             .push(Diagnostic::new(code, span, msg).help(help.into()));
         Ty::Error
+    }
+
+    /// Whether a help line worth computing (a "did you mean" among every
+    /// name) may be shown: not for a mistake in a body being inlined
+    /// (already reported), nor past the diagnostics a report shows.
+    fn wants_help(&self) -> bool {
+        self.inlining.is_empty() && !self.diags.is_full()
     }
 
     /// The name of a type, for messages.

@@ -2,6 +2,8 @@
 //! base's of its name) gets its type, its dimensions and its offset in the
 //! flat array of words that holds a game's state.
 
+use std::collections::HashMap;
+
 use crate::ir::codes::Code;
 use crate::ir::diag::{did_you_mean, Diagnostic};
 use crate::ir::ruleset::{DimDef, Ty, VarDef, PLAYER};
@@ -132,15 +134,19 @@ impl Builder {
 /// was first declared, with a variant's declaration in place of the base's.
 fn var_decls(rules: &[RulesFile]) -> Vec<&ast::VarDecl> {
     let mut decls: Vec<&ast::VarDecl> = Vec::new();
+    let mut at: HashMap<&str, usize> = HashMap::new();
     for rf in rules {
         for item in &rf.ast.items {
             let ast::Item::Var(v) = item else {
                 continue;
             };
-            match decls.iter().position(|d| d.name.name == v.name.name) {
-                Some(pos) if rf.is_variant => decls[pos] = v,
+            match at.get(v.name.name.as_str()) {
+                Some(&pos) if rf.is_variant => decls[pos] = v,
                 Some(_) => {} // reported as a duplicate already
-                None => decls.push(v),
+                None => {
+                    at.insert(&v.name.name, decls.len());
+                    decls.push(v);
+                }
             }
         }
     }

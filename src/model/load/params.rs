@@ -8,19 +8,19 @@ use marked_yaml::Node;
 use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::ir::ruleset::{Data, ParamDef, Ty};
-use crate::ir::span::Span;
+use crate::ir::span::{SourceFile, Span};
 use crate::ir::symbols::Global;
 use crate::lang::ast;
 
 use super::builder::Builder;
 use super::files::DataFile;
-use super::yaml::node_span;
+use super::yaml::span_in;
 
 impl Builder {
     /// Reads and defines the parameters of every data file.
     pub(super) fn collect_params(&mut self, datas: &[DataFile]) {
         for d in datas {
-            let text = self.text(d.file);
+            let src = self.source(d.file);
             let Some(params) = d.node.as_mapping().and_then(|m| m.get_node("params")) else {
                 continue;
             };
@@ -28,7 +28,7 @@ impl Builder {
                 self.diags.push(
                     Diagnostic::new(
                         Code::BadValue,
-                        node_span(d.file, &text, params.span()),
+                        span_in(&*src, params.span()),
                         "`params:` must be a mapping",
                     )
                     .help("write `params: {name: value}`"),
@@ -36,8 +36,8 @@ impl Builder {
                 continue;
             };
             for (name, value) in params.iter() {
-                let span = node_span(d.file, &text, name.span());
-                let (ty, data) = self.infer_param(d.file, &text, value);
+                let span = span_in(&*src, name.span());
+                let (ty, data) = self.infer_param(&src, value);
                 if ty == Ty::Error {
                     continue;
                 }
@@ -67,8 +67,8 @@ impl Builder {
     }
 
     /// A parameter's type and value, told from the value.
-    fn infer_param(&mut self, file: u32, text: &str, node: &Node) -> (Ty, Data) {
-        let span = node_span(file, text, node.span());
+    fn infer_param(&mut self, src: &SourceFile, node: &Node) -> (Ty, Data) {
+        let span = span_in(src, node.span());
         match node {
             Node::Scalar(s) => {
                 let v = s.as_str();
@@ -94,23 +94,17 @@ impl Builder {
             Node::Sequence(seq) => {
                 let mut out = Vec::new();
                 for n in seq.iter() {
-                    out.push(self.scalar_int(file, text, n));
+                    out.push(self.scalar_int(src, n));
                 }
                 (Ty::Array(Box::new(Ty::Int)), Data::Ints(out))
             }
-            Node::Mapping(map) => self.table_param(file, text, map, span),
+            Node::Mapping(map) => self.table_param(src, map, span),
         }
     }
 
     /// A table parameter: keyed by numbers or by the items of the kind its
     /// first key belongs to; its values are ints.
-    fn table_param(
-        &mut self,
-        file: u32,
-        text: &str,
-        map: &MarkedMappingNode,
-        span: Span,
-    ) -> (Ty, Data) {
+    fn table_param(&mut self, src: &SourceFile, map: &MarkedMappingNode, span: Span) -> (Ty, Data) {
         let first = map
             .keys()
             .next()
@@ -131,7 +125,7 @@ impl Builder {
             );
             return (Ty::Error, Data::Int(0));
         };
-        let data = self.table(file, text, map, &key_ty, &Ty::Int);
+        let data = self.table(src, map, &key_ty, &Ty::Int);
         (Ty::Map(Box::new(key_ty), Box::new(Ty::Int)), data)
     }
 }

@@ -1,0 +1,34 @@
+//! The sizes a ruleset may have. A ruleset is written by someone else:
+//! each size that costs memory or time when loading or playing is bounded
+//! here, and a ruleset beyond one is refused with a diagnostic
+//! (`tabula::too_large`) rather than filling the memory. docs/LANGUAGE.md
+//! lists them (section Limits).
+
+/// Kinds of a ruleset, `player` included.
+pub const MAX_KINDS: usize = 4096;
+
+/// Items of one kind, the cells of a grid and the copies of `copies:`
+/// included.
+pub const MAX_ITEMS: usize = 65_536;
+
+/// Fields of one kind.
+pub const MAX_FIELDS: usize = 4096;
+
+/// Values held by the items' fields and the parameters together (a list
+/// or table counts its entries; a table keyed by a kind has one entry per
+/// item), and the sets the engine keeps to select items by field.
+pub const MAX_DATA_WORDS: usize = 16 << 20;
+
+/// Words of a game's state: every variable's entries (a set of a kind of
+/// N items takes N / 64 words, a list N + 1).
+pub const MAX_STATE_WORDS: usize = 16 << 20;
+
+/// Parameters of one function or procedure.
+pub const MAX_PARAMS: usize = 255;
+
+/// Locals of one function or procedure (parameters, `let`s, loop
+/// variables and the compiler's temporaries).
+pub const MAX_LOCALS: usize = 65_535;
+
+/// Elements of one set literal, arms of one `choose`.
+pub const MAX_LIST: usize = 65_535;
