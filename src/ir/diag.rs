@@ -186,8 +186,8 @@ impl std::fmt::Display for Diagnostics {
 
 impl std::error::Error for Diagnostics {}
 
-/// A number with a comma between thousands: `4,950`.
-pub fn thousands(n: usize) -> String {
+/// A whole number with a comma between thousands: `4,950`.
+pub fn thousands(n: impl std::fmt::Display) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

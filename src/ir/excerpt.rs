@@ -54,12 +54,16 @@ impl SourceCode for SharedSource {
         let (from, to, shown_before, shown_after) = if to - from <= LONG_WINDOW {
             (from, to, before, after)
         } else {
-            // A long line: show the part around the caret, alone.
+            // A long line: show the part around the caret, alone (the
+            // window holds no other line).
             let line = self.lines.line_start(self.lines.line_of(start), text);
             let line_end = self.lines.line_start(self.lines.line_of(start) + 1, text);
             let from = floor_boundary(text, start.saturating_sub(CUT_MARGIN).max(line));
             let to = ceil_boundary(text, (end.max(start + 1) + CUT_MARGIN).min(line_end));
-            (from, to.max(end), 0, 0)
+            // Asked for context (the snippet), the whole window: miette
+            // shows it given one line each side; asked for none (the
+            // header's place), the span alone.
+            (from, to.max(end), before.min(1), after.min(1))
         };
         let window = &text[from..to];
         let inner = SourceSpan::new((start - from).into(), span.len());

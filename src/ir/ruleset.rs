@@ -211,6 +211,11 @@ pub struct LightArm {
     pub bind: Option<u16>,
 }
 
+/// Options one decision may offer: a `choose` over a range of a billion
+/// numbers is refused (at load time when its bounds are written out, else
+/// while playing), not a billion options in memory.
+pub const MAX_OPTIONS: usize = 1 << 16;
+
 /// A decision point (`choose`).
 #[derive(Debug, Clone)]
 pub struct ChoiceDef {

@@ -4,12 +4,20 @@
 //! (`tabula::too_large`) rather than filling the memory. docs/LANGUAGE.md
 //! lists them (section Limits).
 
+/// Bytes of rules text of a ruleset: its `.rules` files together, a
+/// variant's included (parsing costs time and memory by the byte: a
+/// megabyte of deeply bracketed rules takes seconds and 300 MB).
+pub const MAX_RULES_BYTES: usize = 1 << 20;
+
 /// Kinds of a ruleset, `player` included.
 pub const MAX_KINDS: usize = 4096;
 
 /// Items of one kind, the cells of a grid and the copies of `copies:`
 /// included.
 pub const MAX_ITEMS: usize = 65_536;
+
+/// Cells of a grid.
+pub const MAX_CELLS: usize = 4096;
 
 /// Fields of one kind.
 pub const MAX_FIELDS: usize = 4096;

@@ -33,6 +33,7 @@ fn compiler_run<T>(
             fn_bodies: &[],
             inlining: Vec::new(),
             inlined: 0,
+            depth: 0,
         };
         let mut f = FnCtx::new(&[], if returns { Ty::Error } else { Ty::Void }, is_proc);
         let out = body(&mut c, &mut f);

@@ -11,7 +11,7 @@ use crate::engine::error::{ErrorKind, RuntimeError};
 use crate::engine::state::{Frame, State, Status, Value};
 use crate::ir::bits;
 use crate::ir::bytecode::Op;
-use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
+use crate::ir::ruleset::{Ruleset, Ty, MAX_OPTIONS, PLAYER};
 use crate::ir::span::Span;
 
 use builtins::{builtin, missing};
@@ -94,6 +94,20 @@ pub fn eval(
 #[cold]
 fn err(kind: ErrorKind, span: Span, msg: impl Into<String>) -> RuntimeError {
     RuntimeError::new(kind, span, msg)
+}
+
+/// A decision offering `n` options, more than [`MAX_OPTIONS`].
+#[cold]
+fn too_many_options(span: Span, n: i128) -> RuntimeError {
+    err(
+        ErrorKind::LimitReached,
+        span,
+        format!(
+            "a decision of {} options: more than the {} a decision may offer",
+            crate::ir::diag::thousands(n),
+            crate::ir::diag::thousands(MAX_OPTIONS)
+        ),
+    )
 }
 
 /// Runs until a decision, the end, or a failed requirement.
@@ -453,9 +467,16 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::ChooseAddRange(arm) => {
                 let lo = pop_i!();
                 let hi = pop_i!();
+                let room = MAX_OPTIONS.saturating_sub(st.vm.options.len());
+                if hi as i128 - lo as i128 > room as i128 {
+                    return Err(too_many_options(span!(), hi as i128 - lo as i128));
+                }
                 st.vm.options.extend((lo..hi).map(|v| (*arm, v)));
             }
             Op::ChooseWait(c) => {
+                if st.vm.options.len() > MAX_OPTIONS {
+                    return Err(too_many_options(span!(), st.vm.options.len() as i128));
+                }
                 let p = pop_i!();
                 if p < 0 || p as usize >= st.nplayers {
                     return Err(err(

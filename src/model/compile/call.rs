@@ -9,6 +9,7 @@ use crate::ir::ruleset::{Ty, PLAYER};
 use crate::ir::span::Span;
 use crate::ir::symbols::{Global, Sig};
 use crate::lang::ast::{Expr, ExprKind, Ident};
+use crate::lang::parser::MAX_DEPTH;
 
 use super::builtins::{self, BuiltinDef, Doc, Form, Mistake, Param, ParamTy, Returns};
 use super::context::FnCtx;
@@ -403,13 +404,15 @@ impl Compiler<'_> {
 
 impl<'a> Compiler<'a> {
     /// The body of a function whose call may be inlined here: a pure
-    /// function, not being inlined already, not too deep.
+    /// function, not being inlined already, not too deep (in nested
+    /// inlinings, nor in the expression holding the call).
     fn inlinable(&self, fid: u32, sig: &Sig) -> Option<&'a Expr> {
         let body = self.fn_bodies.get(fid as usize).copied().flatten()?;
         let ok = !sig.is_proc
             && self.inlining.len() < 4
             && !self.inlining.contains(&fid)
-            && self.inlined < MAX_INLINED;
+            && self.inlined < MAX_INLINED
+            && self.depth < MAX_DEPTH;
         ok.then_some(body)
     }
 }

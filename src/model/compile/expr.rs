@@ -4,11 +4,12 @@
 
 use crate::ir::bytecode::{KindId, Op};
 use crate::ir::codes::Code;
-use crate::ir::diag::{did_you_mean, Diagnostic};
+use crate::ir::diag::{did_you_mean, thousands, Diagnostic};
 use crate::ir::ruleset::{Ty, PLAYER};
 use crate::ir::span::Span;
 use crate::ir::symbols::Global;
 use crate::lang::ast::*;
+use crate::model::limits::MAX_LIST;
 
 use super::builtins;
 use super::context::FnCtx;
@@ -18,6 +19,14 @@ use super::{Compiler, ANY_KIND};
 impl Compiler<'_> {
     /// Compiles an expression, returning its type.
     pub fn expr(&mut self, f: &mut FnCtx, e: &Expr) -> Ty {
+        self.depth += 1;
+        let t = self.expr_here(f, e);
+        self.depth -= 1;
+        t
+    }
+
+    /// Compiles an expression at the current depth.
+    fn expr_here(&mut self, f: &mut FnCtx, e: &Expr) -> Ty {
         let sp = e.span;
         match &e.kind {
             ExprKind::Int(v) => {
@@ -83,6 +92,19 @@ impl Compiler<'_> {
 
     /// `{a, b, c}`.
     fn set_literal(&mut self, f: &mut FnCtx, items: &[Expr], sp: Span) -> Ty {
+        if items.len() > MAX_LIST {
+            return self.err(
+                Code::TooLarge,
+                sp,
+                format!(
+                    "a set literal of {} elements: more than {}",
+                    thousands(items.len()),
+                    thousands(MAX_LIST)
+                ),
+                "write a set of many items as a kind, a field's value or a set-builder \
+                 (docs/LANGUAGE.md, Limits)",
+            );
+        }
         let mut kind = None;
         for it in items {
             let t = self.expr(f, it);

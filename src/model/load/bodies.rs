@@ -49,6 +49,7 @@ impl Builder {
             fn_bodies: &fn_bodies,
             inlining: Vec::new(),
             inlined: 0,
+            depth: 0,
         };
         let funcs = compile_funcs(&mut c, &self.bodies, &self.sigs, rules);
         let mut extra = Extra {

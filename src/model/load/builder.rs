@@ -70,14 +70,10 @@ impl Builder {
         }
     }
 
-    /// Defines a global name; a variant's file may redefine an existing
-    /// one. Reports a name defined twice and returns false.
-    pub fn define(&mut self, name: &ast::Ident, g: Global, is_variant: bool) -> bool {
+    /// Defines a global name (checking it is not reserved). Reports a
+    /// name defined twice and returns false.
+    pub fn define(&mut self, name: &ast::Ident, g: Global) -> bool {
         check_reserved(&mut self.diags, name);
-        if is_variant && self.symbols.get(&name.name).is_some() {
-            self.symbols.redefine(&name.name, g, name.span);
-            return true;
-        }
         if let Err(first) = self.symbols.define(&name.name, g, name.span) {
             self.diags.push(
                 Diagnostic::new(Code::DuplicateName, name.span, format!("`{}` is defined twice", name.name))

@@ -12,6 +12,7 @@ use crate::ir::codes::Code;
 use crate::ir::diag::{did_you_mean, Diagnostic, Diagnostics};
 use crate::ir::span::{SourceFile, Span};
 use crate::lang::{ast, parser};
+use crate::model::limits::MAX_RULES_BYTES;
 
 use super::manifest::{GameFile, VariantFile};
 use super::read::{is_plain_relative, read_text, Problem, Root};
@@ -345,6 +346,7 @@ fn parse_files(
 ) -> (Vec<DataFile>, Vec<RulesFile>) {
     let mut datas = Vec::new();
     let mut rules = Vec::new();
+    let mut rules_bytes = 0;
     for (i, listed) in files.into_iter().enumerate() {
         let is_variant = i >= variant_from;
         let Listed {
@@ -353,17 +355,6 @@ fn parse_files(
             span,
         } = listed;
         let name = shown(base, &path);
-        let read = match refused {
-            Some(problem) => Err(problem),
-            None => read_text(&path),
-        };
-        let text = match read {
-            Ok(text) => text,
-            Err(problem) => {
-                diags.push(problem.diagnostic(&name, span));
-                continue;
-            }
-        };
         let is_rules = match path.extension().and_then(|e| e.to_str()) {
             Some("rules") => true,
             Some("yaml") | Some("yml") => false,
@@ -379,6 +370,24 @@ fn parse_files(
                 continue;
             }
         };
+        let read = match refused {
+            Some(problem) => Err(problem),
+            None => read_text(&path),
+        };
+        let text = match read {
+            Ok(text) => text,
+            Err(problem) => {
+                diags.push(problem.diagnostic(&name, span));
+                continue;
+            }
+        };
+        if is_rules {
+            rules_bytes += text.len();
+            if rules_bytes > MAX_RULES_BYTES {
+                diags.push(rules_too_large(&name, span));
+                continue;
+            }
+        }
         let file = diags.sources.add(name, text);
         let src = diags.sources.shared(file);
         if is_rules {
@@ -395,6 +404,25 @@ fn parse_files(
         }
     }
     (datas, rules)
+}
+
+/// The report of a rules file that takes the ruleset's rules past
+/// [`MAX_RULES_BYTES`].
+fn rules_too_large(name: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::TooLarge,
+        span,
+        format!(
+            "with `{name}`, the rules files pass {} MB",
+            MAX_RULES_BYTES >> 20
+        ),
+    )
+    .label("too large")
+    .help(format!(
+        "the rules files of a ruleset (its variant's included) hold at most {} MB of text \
+         (docs/LANGUAGE.md, Limits)",
+        MAX_RULES_BYTES >> 20
+    ))
 }
 
 /// The variants a ruleset offers: the `.yaml` files of its `variants/`
@@ -428,6 +456,9 @@ fn variant_files(path: &Path) -> Vec<String> {
     let Ok(text) = read_text(path) else {
         return Vec::new();
     };
+    if yaml::indented_too_deep(&text).is_some() {
+        return Vec::new();
+    }
     let Ok(node) = marked_yaml::parse_yaml(0, &text) else {
         return Vec::new();
     };
@@ -487,29 +518,19 @@ pub fn find_ruleset(arg: &str) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(arg))
 }
 
-/// Turns a syntax error into a diagnostic.
+/// Turns a syntax error (or a text nested too deep, a number too large)
+/// into a diagnostic.
 pub fn syntax_diag(e: parser::SyntaxError) -> Diagnostic {
-    let expected = match e.expected.len() {
-        0 => "something else".to_string(),
-        1 => e.expected[0].clone(),
-        n => format!(
-            "{} or {}",
-            e.expected[..n - 1].join(", "),
-            e.expected[n - 1]
-        ),
-    };
+    let message = e.message();
+    let expected = e.expected_text();
     let detail = e.detail.map(|d| *d).unwrap_or_default();
-    let mut d = Diagnostic::new(
-        Code::SyntaxError,
-        e.span,
-        format!("syntax error: expected {expected}, found {}", e.found),
-    )
-    .label(detail.label.unwrap_or_else(|| "unexpected here".into()))
-    .help(
-        detail
-            .help
-            .unwrap_or_else(|| format!("write {expected} here")),
-    );
+    let mut d = Diagnostic::new(e.code, e.span, message)
+        .label(detail.label.unwrap_or_else(|| "unexpected here".into()))
+        .help(
+            detail
+                .help
+                .unwrap_or_else(|| format!("write {expected} here")),
+        );
     if let Some((span, text)) = detail.note {
         d = d.note(span, text);
     }

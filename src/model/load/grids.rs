@@ -4,9 +4,10 @@
 use marked_yaml::Node;
 
 use crate::ir::codes::Code;
-use crate::ir::diag::Diagnostic;
+use crate::ir::diag::{thousands, Diagnostic};
 use crate::ir::grid::{Grid, GridShape};
 use crate::ir::span::{SourceFile, Span};
+use crate::model::limits::MAX_CELLS;
 
 use super::builder::Builder;
 use super::kinds::{RawItem, RawKind};
@@ -100,19 +101,38 @@ impl Builder {
                 return None;
             }
         };
-        let cells = |w: usize, h: usize| w.checked_mul(h).filter(|&n| n > 0 && n <= 4096);
+        let cells = |w: usize, h: usize| w.checked_mul(h).filter(|&n| n > 0 && n <= MAX_CELLS);
         match (num("width"), num("height")) {
             (Some(w), Some(h)) if cells(w, h).is_some() => Some(Grid {
                 shape,
                 width: w,
                 height: h,
             }),
+            (Some(w), Some(h)) if w > 0 && h > 0 => {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::TooLarge,
+                        span,
+                        format!(
+                            "a grid of {} by {} cells: more than {}",
+                            thousands(w),
+                            thousands(h),
+                            thousands(MAX_CELLS)
+                        ),
+                    )
+                    .help(format!(
+                        "a grid has at most {} cells (docs/LANGUAGE.md, Limits)",
+                        thousands(MAX_CELLS)
+                    )),
+                );
+                None
+            }
             _ => {
                 self.diags.push(
                     Diagnostic::new(
                         Code::BadValue,
                         span,
-                        "a grid needs a positive `width` and `height` (at most 4096 cells)",
+                        "a grid needs a positive `width` and `height`",
                     )
                     .help("write `grid: {shape: square, width: 16, height: 11}`"),
                 );

@@ -118,6 +118,13 @@ impl Builder {
                 );
                 continue;
             }
+            if !r.ids.contains_key(id.as_str())
+                && is_copy(r, id)
+                && raws.list[k].removed_copies.insert(id.clone())
+            {
+                continue;
+            }
+            let r = &raws.list[k];
             let gone = removed.entry(k).or_default();
             if !r.ids.contains_key(id.as_str()) || !gone.insert(id.as_str()) {
                 let help = if self.diags.is_full() {
@@ -147,7 +154,8 @@ impl Builder {
         }
     }
 
-    /// Expands `copies: N` into N items `id_1` .. `id_N` sharing the
+    /// Expands `copies: N` into N items `id_1` .. `id_N` (but those a
+    /// variant removes) sharing the
     /// item's fields; `copies` must be a whole number from 1 (an item
     /// alone) and the kind may hold at most [`MAX_ITEMS`] items.
     pub(super) fn expand_copies(&mut self, r: &mut RawKind) {
@@ -164,11 +172,14 @@ impl Builder {
                 continue;
             }
             for c in 1..=copies {
-                expanded.push(RawItem {
-                    id: format!("{}_{c}", item.id),
-                    span: item.span,
-                    node: item.node.clone(),
-                });
+                let id = format!("{}_{c}", item.id);
+                if !r.removed_copies.contains(&id) {
+                    expanded.push(RawItem {
+                        id,
+                        span: item.span,
+                        node: item.node.clone(),
+                    });
+                }
             }
         }
         if too_many {
@@ -210,10 +221,21 @@ impl Builder {
         let text = node.as_scalar().map(|s| s.as_str());
         match text.map(|t| t.parse::<u64>()) {
             Some(Ok(n)) if (1..=MAX_ITEMS as u64).contains(&n) => n as usize,
-            _ => {
+            parsed => {
+                // A whole number past the limit (or past 64 bits).
+                let too_many = match parsed {
+                    Some(Ok(n)) => n > 0,
+                    _ => {
+                        text.is_some_and(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                    }
+                };
                 self.diags.push(
                     Diagnostic::new(
-                        Code::BadValue,
+                        if too_many {
+                            Code::TooLarge
+                        } else {
+                            Code::BadValue
+                        },
                         span,
                         format!(
                             "`copies:` must be a whole number from 1 to {MAX_ITEMS}, not `{}`",
@@ -236,7 +258,7 @@ impl Builder {
             name: r.name.clone(),
             span: r.span,
         };
-        self.define(&id, Global::Kind(k), false);
+        self.define(&id, Global::Kind(k));
         let mut ids: HashMap<String, i64> = HashMap::with_capacity(r.items.len());
         for (i, item) in r.items.iter().enumerate() {
             if let Some(&first) = ids.get(&item.id) {
@@ -257,7 +279,7 @@ impl Builder {
                 name: item.id.clone(),
                 span: item.span,
             };
-            self.define(&id, Global::Item(k, i as i64), false);
+            self.define(&id, Global::Item(k, i as i64));
         }
         let mut kind = empty_kind(r);
         kind.items = r.items.iter().map(|x| x.id.clone()).collect();
@@ -280,4 +302,23 @@ fn empty_kind(r: &RawKind) -> Kind {
         toward: Vec::new(),
         field_sets: Vec::new(),
     }
+}
+
+/// Whether `id` names a copy of an item of `r` (`red_2` of `red` with
+/// `copies: 3`), which a variant may remove alone.
+fn is_copy(r: &RawKind, id: &str) -> bool {
+    let Some((base, n)) = id.rsplit_once('_') else {
+        return false;
+    };
+    let Ok(n) = n.parse::<usize>() else {
+        return false;
+    };
+    let copies = r
+        .ids
+        .get(base)
+        .and_then(|&i| r.items[i].node.as_deref())
+        .and_then(|node| node.as_mapping())
+        .and_then(|m| m.get_scalar("copies"))
+        .and_then(|c| c.as_str().parse::<usize>().ok());
+    copies.is_some_and(|c| (1..=c).contains(&n) && c > 1)
 }

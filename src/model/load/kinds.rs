@@ -3,7 +3,7 @@
 //! retype its fields). Their items, the variants' removals and `copies:`
 //! are read in `items.rs`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use marked_yaml::types::{MarkedMappingNode, MarkedScalarNode};
@@ -37,6 +37,9 @@ pub(super) struct RawKind {
     pub ids: HashMap<String, usize>,
     /// Its grid, if its items are the cells of one.
     pub grid: Option<Grid>,
+    /// Copies a variant removes (`id_2` of an item with `copies: 3`),
+    /// left out when the copies are made.
+    pub removed_copies: HashSet<String>,
 }
 
 impl RawKind {
@@ -143,7 +146,7 @@ impl Builder {
             name: "player".into(),
             span: pspan,
         };
-        self.define(&id, Global::Kind(PLAYER), false);
+        self.define(&id, Global::Kind(PLAYER));
         let seat_names = self.kinds[PLAYER as usize].items.clone();
         self.item_ids.push(
             seat_names
@@ -159,7 +162,7 @@ impl Builder {
                 name: seat.clone(),
                 span,
             };
-            self.define(&id, Global::Item(PLAYER, i as i64), false);
+            self.define(&id, Global::Item(PLAYER, i as i64));
         }
     }
 

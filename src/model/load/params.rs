@@ -14,7 +14,7 @@ use crate::lang::ast;
 
 use super::builder::Builder;
 use super::files::DataFile;
-use super::yaml::span_in;
+use super::yaml::{beyond_64_bits, number_out_of_range, span_in};
 
 impl Builder {
     /// Reads and defines the parameters of every data file.
@@ -46,7 +46,11 @@ impl Builder {
                     span,
                 };
                 if d.is_variant {
-                    if let Some(p) = self.params.iter_mut().find(|p| p.name == id.name) {
+                    let existing = match self.symbols.get(&id.name) {
+                        Some(Global::Param(p)) => self.params.get_mut(*p as usize),
+                        _ => None,
+                    };
+                    if let Some(p) = existing {
                         p.ty = ty;
                         p.data = data;
                         p.span = span;
@@ -54,7 +58,7 @@ impl Builder {
                     }
                 }
                 let pid = self.params.len() as u32;
-                if self.define(&id, Global::Param(pid), false) {
+                if self.define(&id, Global::Param(pid)) {
                     self.params.push(ParamDef {
                         name: id.name,
                         ty,
@@ -74,6 +78,10 @@ impl Builder {
                 let v = s.as_str();
                 if let Ok(i) = v.parse::<i64>() {
                     return (Ty::Int, Data::Int(i));
+                }
+                if beyond_64_bits(v) {
+                    self.diags.push(number_out_of_range(span, v));
+                    return (Ty::Int, Data::Int(0));
                 }
                 if v == "true" || v == "false" {
                     return (Ty::Bool, Data::Int((v == "true") as i64));

@@ -12,7 +12,7 @@ use crate::ir::span::{SourceFile, Span};
 use crate::ir::symbols::Global;
 
 use super::builder::Builder;
-use super::yaml::span_in;
+use super::yaml::{beyond_64_bits, number_out_of_range, span_in};
 
 impl Builder {
     /// A node as a value of type `ty`.
@@ -142,6 +142,10 @@ impl Builder {
         match n.as_scalar().map(|s| s.as_str()) {
             Some(v) => match v.parse::<i64>() {
                 Ok(i) => i,
+                Err(_) if beyond_64_bits(v) => {
+                    self.diags.push(number_out_of_range(span, v));
+                    0
+                }
                 Err(_) => {
                     self.diags.push(
                         Diagnostic::new(
@@ -283,8 +287,16 @@ pub(super) fn default_data(ty: &Ty, kinds: &[Kind]) -> Data {
     match ty {
         Ty::Ent(_) | Ty::Proc => Data::Int(-1),
         Ty::Array(_) => Data::Ints(Vec::new()),
-        Ty::Map(k, _) => match **k {
-            Ty::Ent(k) => Data::Ints(vec![0; kinds[k as usize].items.len()]),
+        // As a table given without keys: none for items and procedures.
+        Ty::Map(k, v) => match **k {
+            Ty::Ent(k) => {
+                let fill = if matches!(**v, Ty::Ent(_) | Ty::Proc) {
+                    -1
+                } else {
+                    0
+                };
+                Data::Ints(vec![fill; kinds[k as usize].items.len()])
+            }
             _ => Data::Ints(Vec::new()),
         },
         Ty::Text => Data::Text(String::new()),

@@ -119,6 +119,22 @@ pub fn parse_yaml(file: u32, text: &str, diags: &mut Diagnostics) -> Option<Node
 
 /// Parses a file as YAML into a node, or reports a YAML syntax error.
 pub fn parse_yaml_in(src: &impl Places, diags: &mut Diagnostics) -> Option<Node> {
+    if let Some(at) = indented_too_deep(src.text()) {
+        let span = Span::new(src.file(), at, scalar_end(src.text(), at));
+        diags.push(
+            Diagnostic::new(
+                Code::TooDeep,
+                span,
+                format!("YAML indented past column {MAX_YAML_COLUMN}"),
+            )
+            .label("too deep")
+            .help(format!(
+                "tabula reads YAML nested at most {MAX_YAML_COLUMN} levels (indented at most \
+                 {MAX_YAML_COLUMN} columns; docs/LANGUAGE.md, Limits): flatten the value"
+            )),
+        );
+        return None;
+    }
     let opts = marked_yaml::LoaderOptions::default().error_on_duplicate_keys(true);
     match marked_yaml::parse_yaml_with_options(src.file() as usize, src.text(), opts) {
         Ok(node) => Some(node),
@@ -127,6 +143,66 @@ pub fn parse_yaml_in(src: &impl Places, diags: &mut Diagnostics) -> Option<Node>
             None
         }
     }
+}
+
+/// The most columns a YAML node may be indented (a `- ` of a sequence
+/// written on its item's line counting as indentation): each level of
+/// block nesting indents one column more at least, and the YAML parser
+/// descends once per level (flow brackets are bounded by the parser).
+pub const MAX_YAML_COLUMN: usize = 256;
+
+/// The byte offset of the first node of a YAML text indented past
+/// [`MAX_YAML_COLUMN`], if any; the lines of block scalars (`|`, `>`)
+/// are text, not nodes.
+pub fn indented_too_deep(text: &str) -> Option<usize> {
+    let mut offset = 0;
+    // The indentation of the line that opened the block scalar being read.
+    let mut scalar_of: Option<usize> = None;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let body = line.trim_end_matches(['\n', '\r']);
+        let indent = body.len() - body.trim_start_matches(' ').len();
+        let rest = &body[indent..];
+        if rest.is_empty() || rest.starts_with('#') {
+            continue;
+        }
+        match scalar_of {
+            Some(k) if indent > k => continue,
+            _ => scalar_of = None,
+        }
+        let mut node = rest;
+        while let Some(after) = node.strip_prefix('-') {
+            let trimmed = after.trim_start_matches([' ', '\t']);
+            if trimmed.len() == after.len() {
+                break;
+            }
+            node = trimmed;
+        }
+        let column = body.len() - node.len();
+        if column > MAX_YAML_COLUMN {
+            return Some(start + column.min(body.len()));
+        }
+        if opens_block_scalar(node) {
+            scalar_of = Some(indent);
+        }
+    }
+    None
+}
+
+/// Whether a line's content ends by opening a block scalar: `key: |`,
+/// `- >-`, `|2`, with an optional comment after.
+fn opens_block_scalar(content: &str) -> bool {
+    let content = match content.find(" #") {
+        Some(i) => &content[..i],
+        None => content,
+    };
+    let t = content.trim_end();
+    let head = t.trim_end_matches(|c: char| c == '+' || c == '-' || c.is_ascii_digit());
+    let Some(before) = head.strip_suffix('|').or_else(|| head.strip_suffix('>')) else {
+        return false;
+    };
+    before.is_empty() || before.ends_with(": ") || before.ends_with("- ")
 }
 
 fn marker_span(src: &impl Places, m: &Marker) -> Span {
@@ -228,9 +304,11 @@ pub fn from_node_in<T: for<'de> Deserialize<'de>>(
                     .label("not a field here")
                     .help(help)
                 }
+                _ if beyond_64_bits(span_text(src, span)) => {
+                    number_out_of_range(span, span_text(src, span))
+                }
                 other => {
-                    let msg = other.to_string();
-                    let msg = msg.split(" at ").next().unwrap_or(&msg).to_string();
+                    let msg = without_place(&other.to_string());
                     let (code, help) = if msg.contains("missing field") {
                         (Code::MissingField, "add the missing field")
                     } else {
@@ -246,6 +324,48 @@ pub fn from_node_in<T: for<'de> Deserialize<'de>>(
             None
         }
     }
+}
+
+/// The text of a span of a file (empty if the span is not in it).
+fn span_text(src: &impl Places, span: Span) -> &str {
+    src.text()
+        .get(span.start as usize..span.end as usize)
+        .unwrap_or("")
+}
+
+/// A serde message without the place it ends with (" at line 3 column
+/// 7"), which the diagnostic shows by itself.
+fn without_place(msg: &str) -> String {
+    if let Some((head, tail)) = msg.rsplit_once(" at line ") {
+        let place = tail.replace(" column ", "");
+        if !place.is_empty() && place.bytes().all(|b| b.is_ascii_digit()) {
+            return head.to_string();
+        }
+    }
+    msg.to_string()
+}
+
+/// Whether a YAML scalar is a whole number beyond the 64-bit range.
+pub fn beyond_64_bits(v: &str) -> bool {
+    let digits = v.strip_prefix(['-', '+']).unwrap_or(v);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && v.parse::<i64>().is_err()
+}
+
+/// The report of a whole number beyond the 64-bit range.
+pub fn number_out_of_range(span: Span, v: &str) -> Diagnostic {
+    let shown: String = v.chars().take(40).collect();
+    let cut = if shown.len() < v.len() { "..." } else { "" };
+    Diagnostic::new(
+        Code::NumberOutOfRange,
+        span,
+        format!("the number {shown}{cut} is beyond the 64-bit range"),
+    )
+    .label("too large")
+    .help(format!(
+        "integers run from {} to {} (docs/LANGUAGE.md, Limits)",
+        i64::MIN,
+        i64::MAX
+    ))
 }
 
 /// The span of the key `name` in the mapping starting at byte `at` (or, failing
