@@ -76,9 +76,9 @@ codes! {
         "rules text the grammar rejects (the message names what was expected)";
     // Limits.
     TooLarge => "too_large",
-        "beyond a size tabula reads (docs/LANGUAGE.md, Limits): a file over 16 MB, a grid, a kind, `copies:` or a state too large";
+        "beyond a size tabula reads (docs/LANGUAGE.md, Limits): a file over 16 MB, rules over 1 MB, too many kinds, items, fields, cells, copies, data, state, parameters, locals, set elements, arms or options";
     TooDeep => "too_deep",
-        "rules or YAML nested deeper than tabula reads (docs/LANGUAGE.md, Limits): brackets, blocks, `if`, `not` and `-` inside one another";
+        "rules or YAML nested deeper than tabula reads (docs/LANGUAGE.md, Limits): brackets, blocks and `if`s past 64, operators, calls and statements past 256 levels, YAML past 256";
     NumberOutOfRange => "number_out_of_range",
         "an integer beyond the 64-bit range (-9223372036854775808 to 9223372036854775807), in the rules or in YAML";
     // Names.
@@ -144,7 +144,7 @@ codes! {
     RefusedValue => "refused_value",
         "while playing: a value an operation refuses: `roll(0)`, `push` of an item the list holds or onto a full list";
     LimitReached => "limit_reached",
-        "while playing: too many steps without a decision (an endless loop), or calls nested too deep";
+        "while playing: too many steps without a decision (an endless loop), calls nested too deep, or a decision of more than 65,536 options";
     RequirementFailed => "requirement_failed",
         "while playing: a `require` failing where no decision can be undone (in a value, before the first decision)";
     DecisionInValue => "decision_in_value",

@@ -355,6 +355,10 @@ fn parse_files(
             span,
         } = listed;
         let name = shown(base, &path);
+        if let Some(problem) = refused {
+            diags.push(problem.diagnostic(&name, span));
+            continue;
+        }
         let is_rules = match path.extension().and_then(|e| e.to_str()) {
             Some("rules") => true,
             Some("yaml") | Some("yml") => false,
@@ -370,11 +374,7 @@ fn parse_files(
                 continue;
             }
         };
-        let read = match refused {
-            Some(problem) => Err(problem),
-            None => read_text(&path),
-        };
-        let text = match read {
+        let text = match read_text(&path) {
             Ok(text) => text,
             Err(problem) => {
                 diags.push(problem.diagnostic(&name, span));

@@ -293,7 +293,11 @@ impl Builder {
             ),
             None => {}
         }
-        self.kind_items(raw, src, kmap.get_node("items"), kspan);
+        let items = kmap.get_node("items");
+        // A grid refused (reported) needs no `items:` either.
+        if items.is_some() || !kmap.contains_key("grid") {
+            self.kind_items(raw, src, items, kspan);
+        }
     }
 
     /// A kind's `items:`, as a mapping or a list; a grid's kind may leave

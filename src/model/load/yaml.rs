@@ -227,7 +227,10 @@ fn yaml_load_error(src: &impl Places, e: &marked_yaml::LoadError) -> Diagnostic 
         E::ScanError(m, s) if s.info().contains("recursion limit") => {
             Diagnostic::new(Code::TooDeep, marker_span(src, m), "YAML nested too deeply")
                 .label("the YAML parser stopped here")
-                .help("tabula reads YAML nested a few levels deep: flatten the value")
+                .help(
+                    "tabula reads YAML nested at most 255 brackets deep (docs/LANGUAGE.md, \
+                     Limits): flatten the value",
+                )
         }
         E::ScanError(m, s) => Diagnostic::new(
             Code::YamlSyntax,
