@@ -543,3 +543,33 @@ fn compare_reports_changes_with_p_values() {
         .args(["--variant", "no-such-variant"]));
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// `variants_by_players:` in game.yaml: Mexica at 2 players is played with
+/// its neutral temples (`two-player`) without asking, and says so.
+#[test]
+fn a_player_count_brings_its_variants() {
+    let mexica = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/mexica");
+    let out = run(bin().arg("check").arg(&mexica));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("2 players play with two-player"));
+    let dir = temp_dir("by-players");
+    for (players, expected) in [(2, r#"["two-player"]"#), (3, "[]")] {
+        let json = dir.join(format!("{players}.json"));
+        let out = run(bin()
+            .arg("simulate")
+            .arg(&mexica)
+            .args([
+                "--players",
+                &players.to_string(),
+                "--games",
+                "2",
+                "-q",
+                "--json",
+            ])
+            .arg(&json));
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(v["variants"].to_string(), expected, "{players} players");
+    }
+}

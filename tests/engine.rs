@@ -307,6 +307,16 @@ fn toward_steps_in_a_direction_and_connected_starts_from_a_set() {
             "count(connected(adjacent(board_0_0), {board_0_1, board_0_2, board_3_2}))",
             2,
         ),
+        // `*` intersects sets.
+        ("count({board_0_0, board_1_0} * {board_1_0, board_2_0})", 1),
+        (
+            "ord(first({board_0_0, board_1_0} * {board_1_0, board_2_0}))",
+            1,
+        ),
+        (
+            "count(adjacent(board_1_1) * {board_0_1, board_3_2, board_2_1})",
+            2,
+        ),
     ] {
         let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
         let (f, _) = tabula::model::snippet::add_expr(&mut extra, &e)
@@ -593,4 +603,139 @@ fn runtime_errors_say_what_kind_of_mistake_they_are() {
         ),
         "{e}"
     );
+}
+
+#[test]
+fn integer_arithmetic_saturates_at_the_extremes_and_never_panics() {
+    let mut extra = (*nim()).clone();
+    let g = Game::new(nim(), 2, 0).unwrap();
+    let min = "(-9223372036854775807 - 1)";
+    for (src, want) in [
+        (format!("{min} % -1"), 0),
+        (format!("{min} / -1"), i64::MAX),
+        (format!("abs({min})"), i64::MAX),
+        (format!("-{min}"), i64::MAX),
+        (format!("{min} - 1"), i64::MIN),
+        (format!("{min} * {min}"), i64::MAX),
+        (format!("{min} * -1"), i64::MAX),
+        (format!("{min} % 3"), 1),
+        (format!("{min} / 2"), i64::MIN / 2),
+        ("9223372036854775807 + 1".into(), i64::MAX),
+        ("9223372036854775807 % -2".into(), 1),
+        ("7 % -2".into(), 1),
+        ("-7 % 2".into(), 1),
+        ("7 / -2".into(), -4),
+    ] {
+        let e = tabula::lang::parser::parse_expr(0, &src, &|o| o).unwrap();
+        let (f, _) = tabula::model::snippet::add_expr(&mut extra, &e)
+            .unwrap_or_else(|d| panic!("{src}: {}", d[0].message));
+        let mut st = g.state().clone();
+        let v = tabula::engine::vm::eval(&extra, &mut st, f, Vec::new()).unwrap();
+        assert_eq!(v.int(), want, "{src}");
+    }
+}
+
+#[test]
+fn a_game_starts_only_with_a_player_count_its_ruleset_allows() {
+    for n in [0, 1, 4, 99, usize::MAX] {
+        match Game::new(nim(), n, 0) {
+            Err(ApplyError::PlayerCount {
+                players,
+                min: 2,
+                max: 3,
+                ..
+            }) => assert_eq!(players, n),
+            Err(e) => panic!("{n} players: {e}"),
+            Ok(_) => panic!("a game of nim started with {n} players"),
+        }
+        assert!(Game::initial_state(&nim(), n, 0).is_err(), "{n} players");
+    }
+    let e = Game::new(nim(), 4, 0).err().expect("refused");
+    assert_eq!(e.to_string(), "Nim is played by 2 to 3 players, not 4");
+    for n in [2, 3] {
+        assert!(Game::new(nim(), n, 0).is_ok());
+    }
+}
+
+#[test]
+fn search_bots_copy_the_position_never_the_history() {
+    use rand_core::SeedableRng;
+    let mut g = Game::new(nim(), 2, 0).unwrap();
+    for _ in 0..3 {
+        g.apply(0).unwrap();
+    }
+    let mut f = g.fork();
+    assert_eq!(g.history().len(), 3);
+    assert!(f.history().is_empty());
+    assert_eq!(f.state().hash(), g.state().hash());
+    assert_eq!(legal_names(&mut f), legal_names(&mut g));
+    f.apply(1).unwrap();
+    g.apply(1).unwrap();
+    assert_eq!(f.state().hash(), g.state().hash());
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(1);
+    let d = tabula::determinize(&g, 0, &mut rng);
+    assert!(d.history().is_empty());
+}
+
+/// A ruleset of the hostile-inputs suite (`tests/hostile/<case>/rules`).
+fn hostile_rules(case: &str) -> Arc<tabula::model::Ruleset> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/hostile")
+        .join(case)
+        .join("rules");
+    Arc::new(tabula::model::load(&dir, &[]).expect("the case's rules load"))
+}
+
+#[test]
+fn runaway_rules_end_in_limit_errors() {
+    // A choice over a billion numbers, before any is kept.
+    let e = Game::new(hostile_rules("simulate_choose_huge_range"), 2, 0)
+        .err()
+        .expect("refused");
+    assert_eq!(e.kind(), Some(ErrorKind::LimitReached), "{e}");
+    // A state of ten billion words: the loader refuses it...
+    let dir =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/simulate_state_too_large/rules");
+    match tabula::model::load(&dir, &[]) {
+        Err(tabula::LoadError::Invalid(d)) => assert_eq!(d.items[0].code, tabula::Code::TooLarge),
+        other => panic!("loaded a state of ten billion words: {:?}", other.is_ok()),
+    }
+    // ... and the engine refuses a ruleset made otherwise, before any word
+    // is allocated.
+    let mut big = (*nim()).clone();
+    big.state_words = tabula::ir::ruleset::MAX_STATE_WORDS + 1;
+    let e = Game::new(Arc::new(big), 2, 0).err().expect("refused");
+    assert_eq!(e.kind(), Some(ErrorKind::LimitReached), "{e}");
+    // An option writing forever while it is tried.
+    let mut g = Game::new(hostile_rules("simulate_try_writes_endlessly"), 2, 0).unwrap();
+    let e = g.legal().expect_err("refused");
+    assert_eq!(e.kind(), Some(ErrorKind::LimitReached), "{e}");
+}
+
+#[test]
+fn the_look_ahead_stops_at_its_budget_and_the_dead_end_shows_later() {
+    // Nine decisions of one player with ten options each, every way
+    // failing at the ninth: 10^9 ways, far beyond the look-ahead's budget.
+    for check_legal in [false, true] {
+        let mut g = Game::new(hostile_rules("simulate_lookahead_nine_deep"), 2, 0).unwrap();
+        g.set_check_legal(check_legal);
+        // The first decisions cannot be disproved within the budget: each
+        // option not yet disproved is listed.
+        assert_eq!(legal_names(&mut g).len(), 10);
+        let mut listed = 0;
+        let e = loop {
+            match g.legal() {
+                Ok(legal) => {
+                    assert!(!legal.is_empty());
+                    g.apply(0).unwrap();
+                    listed += 1;
+                }
+                Err(e) => break e,
+            }
+        };
+        // Below the sixth decision, the 10^4 ways left fit in the budget:
+        // the dead end is found there.
+        assert_eq!(listed, 5, "check_legal {check_legal}");
+        assert_eq!(e.kind(), Some(ErrorKind::DeadEnd), "{e}");
+    }
 }

@@ -150,4 +150,6 @@ fn legal_statements_hold_in_random_tigris_euphrates_games() {
         &["advanced", "english", "wonder"],
         10,
     );
+    legal_statements_hold("rules/tigris-euphrates", &["advanced-board"], 5);
+    legal_statements_hold("rules/tigris-euphrates", &["buildings"], 5);
 }

@@ -166,3 +166,59 @@ fn the_colours_in_a_hand_are_read_natively_with_the_same_answer() {
         assert!((1..=4).contains(&values[0]), "seed {seed}: {values:?}");
     }
 }
+
+/// Copies a directory tree (a ruleset to which a test adds a variant).
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        if e.path().is_dir() {
+            copy_tree(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// With three actions a turn, two greedy bots may pass forever: passing
+/// ends the turn at once and scores the monument points of its end, which
+/// a one-decision look-ahead values above starting an action, and the game
+/// ends only when tiles are drawn. Such a game once ran for 18 minutes
+/// under `compare` (greedy's time per decision grew with the game's length:
+/// every decision copied the history, once per option); it is now given up
+/// at the decision limit, each decision costing the same.
+#[test]
+fn greedy_bots_that_pass_forever_end_at_the_decision_limit() {
+    use tabula::sim::{build_agents, game_seed, play_until, Ending};
+    let dir = std::env::temp_dir().join(format!("tabula-te-three-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/tigris-euphrates"),
+        &dir,
+    );
+    std::fs::write(
+        dir.join("variants/three.yaml"),
+        "description: three actions a turn\nfiles: [three/params.yaml]\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("variants/three")).unwrap();
+    std::fs::write(
+        dir.join("variants/three/params.yaml"),
+        "params:\n  actions_per_turn: 3\n",
+    )
+    .unwrap();
+    let rules = tabula::model::load(&dir, &["three".to_string()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let rules = Arc::new(rules.unwrap_or_else(|e| panic!("{e:?}")));
+    let specs = tabula::agents::parse_agents(Some("greedy,greedy"), 2).unwrap();
+    let seed = game_seed(1, 0);
+    let mut bots = build_agents(&rules, &specs, seed).unwrap();
+    let (game, _, ending) =
+        play_until(&rules, &mut bots, seed, 3000).unwrap_or_else(|e| panic!("{}", e.report));
+    assert_eq!(ending, Ending::Unfinished);
+    let h = game.history();
+    assert!(
+        h[h.len() - 500..].iter().all(|d| d == "pass"),
+        "{:?}",
+        &h[h.len() - 20..]
+    );
+}

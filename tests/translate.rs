@@ -1,5 +1,6 @@
 //! `tabula translate`: invented fixtures (always run), and the Tzolk'in
-//! rulebooks from `../shared/rulebooks/` when that folder exists.
+//! (pt, ro) and Mexica (pt) rulebooks from `../shared/rulebooks/` when that
+//! folder exists.
 
 use std::path::{Path, PathBuf};
 
@@ -11,6 +12,10 @@ fn root() -> PathBuf {
 
 fn tzolkin() -> PathBuf {
     root().join("rules/tzolkin")
+}
+
+fn mexica() -> PathBuf {
+    root().join("rules/mexica")
 }
 
 fn fixture(name: &str) -> PathBuf {
@@ -529,4 +534,100 @@ fn variant_names_the_passages_stating_the_old_cost() {
         );
     }
     std::fs::remove_dir_all(rs.parent().unwrap()).ok();
+}
+
+/// The Portuguese rulebook of Mexica, when `../shared/rulebooks/` holds it.
+fn mexica_book() -> Option<(String, String)> {
+    let name = "mexica.pt.txt".to_string();
+    let path = root().join("../shared/rulebooks").join(&name);
+    if !path.exists() {
+        eprintln!("skipped: {} not found", path.display());
+        return None;
+    }
+    Some((std::fs::read_to_string(path).unwrap(), name))
+}
+
+#[test]
+fn mexica_rulebook_has_no_unexpected_finding() {
+    let Some((text, name)) = mexica_book() else {
+        return;
+    };
+    let r = check_text(&mexica(), &[], "pt", None, &name, &text);
+    let out = report::render(&r, false);
+    assert!(!r.failed(), "{out}");
+    assert_eq!(count(&r, Status::Stale), 0, "{out}");
+    let s = &r.summary;
+    assert!(s.coverage >= 95.0, "{out}");
+    // Every number written in digits in the rules sections is checked.
+    assert_eq!(s.numbers_checked, s.numbers, "{out}");
+    // Three statements in four are facts of the rules; the others are the
+    // labels of the pictures (`(3)`, `2a`), components in the box and the
+    // setup of worked examples.
+    assert!(4 * s.confirmed >= 3 * s.statements, "{out}");
+    eprintln!(
+        "mexica pt: coverage {:.1}%; {} confirmed by the rules, {} as recorded, {} labels, {} unchecked notes; {} of {} numbers checked",
+        s.coverage, s.confirmed, s.recorded, s.labels, s.noted, s.numbers_checked, s.numbers
+    );
+}
+
+#[test]
+fn mexica_mutations_are_flagged() {
+    let Some((text, name)) = mexica_book() else {
+        return;
+    };
+    let r = check_text(&mexica(), &[], "pt", None, &name, &text);
+    // A seeded sample of the confirmed facts, changed in turn: each is
+    // contradicted on its line.
+    let n = mutate_all(&mexica(), "pt", None, &name, &text, &r, Some(80));
+    assert!(n >= 60, "only {n} claims mutated");
+    // Any number of the rules sections: a seeded sample.
+    let sites = sample(&r.numbers, 80, 0x6d65_7869);
+    let missed = mutate_sites(&mexica(), "pt", None, &name, &text, &sites);
+    eprintln!(
+        "mexica pt: {n} confirmed facts changed, all flagged; {} of {} sampled numbers caught",
+        sites.len() - missed.len(),
+        sites.len()
+    );
+    assert!(missed.is_empty(), "not caught: {missed:#?}");
+}
+
+#[test]
+fn mexica_stronger_neutral_names_the_neutral_total() {
+    let Some((text, name)) = mexica_book() else {
+        return;
+    };
+    // The two-player rules add no number the book states otherwise.
+    let two = vec!["two-player".to_string()];
+    let r = check_text(&mexica(), &two, "pt", None, &name, &text);
+    assert!(!r.failed(), "{}", report::render(&r, false));
+    // A stronger neutral changes the neutral's total level, stated once
+    // ("20 níveis"); "more than 20" stays true.
+    let stronger = vec!["two-player".to_string(), "stronger-neutral".to_string()];
+    let r = check_text(&mexica(), &stronger, "pt", None, &name, &text);
+    let out = report::render(&r, false);
+    let changed: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.changed_by_variant)
+        .map(|f| {
+            (
+                f.line,
+                f.text_value,
+                f.rule_value,
+                f.base_value,
+                f.reference.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        changed,
+        [(
+            533,
+            Some(20),
+            Some(26),
+            Some(20),
+            Some("neutral_levels".to_string())
+        )],
+        "{out}"
+    );
 }

@@ -15,7 +15,7 @@ pub(super) fn run(args: &RulesetArgs, dump: Option<&str>) -> CmdResult {
     }
     say!("{}", summary(&rules, &args.ruleset));
     if args.check_legal {
-        check_legal(&rules)?;
+        check_legal(&rules, &crate::model::find_ruleset(&args.ruleset))?;
     }
     Ok(())
 }
@@ -40,9 +40,10 @@ fn print_dump(rules: &Ruleset, name: &str) -> CmdResult {
 }
 
 /// Plays random games at every player count with every `legal;` checked.
-fn check_legal(rules: &Arc<Ruleset>) -> CmdResult {
+fn check_legal(rules: &Arc<Ruleset>, dir: &std::path::Path) -> CmdResult {
     let mut decisions = 0;
     for players in rules.min_players..=rules.max_players {
+        let rules = &super::for_players(rules.clone(), dir, players)?;
         for seed in 0..LEGAL_CHECK_GAMES {
             let mut agents: Vec<Box<dyn crate::agents::Agent>> = (0..players)
                 .map(|p| {
@@ -115,13 +116,18 @@ fn summary(rules: &Ruleset, arg: &str) -> String {
     ));
     let _ = arg;
     out.push_str(&format!(
-        "players:    {}{}\n",
+        "players:    {}{}{}\n",
         rules.min_players,
         if rules.max_players != rules.min_players {
             format!("-{}", rules.max_players)
         } else {
             String::new()
-        }
+        },
+        rules
+            .variants_by_players
+            .iter()
+            .map(|(n, v)| format!("; {n} players play with {}", v.join(" + ")))
+            .collect::<String>()
     ));
     let dir = crate::model::find_ruleset(arg);
     let available = crate::model::load::list_variants(&dir);

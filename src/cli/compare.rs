@@ -4,7 +4,7 @@ use std::ops::ControlFlow;
 use std::path::Path;
 
 use super::simulate::{agents, jobs, play, warn_unfinished, write_file};
-use super::{load_named, player_count, seat_names, CmdResult, RunArgs};
+use super::{for_players, load_named, player_count, seat_names, CmdResult, RunArgs};
 use crate::sim::{compare, SimConfig, Tally};
 
 /// The variant list of `--variant`/`--against`: `base` and `none` mean the
@@ -30,6 +30,9 @@ pub(super) fn run(
     // The player count must suit both rule sets.
     let players = player_count(&base_rules, run.players)?;
     let players = player_count(&var_rules, Some(players))?;
+    let dir = crate::model::find_ruleset(ruleset);
+    let base_rules = for_players(base_rules, &dir, players)?;
+    let var_rules = for_players(var_rules, &dir, players)?;
     let specs = agents(&base_rules, run, players)?;
     agents(&var_rules, run, players)?;
     let name = |v: &[String]| {
@@ -63,11 +66,17 @@ pub(super) fn run(
         max_decisions: run.max_decisions,
     };
     let (mut base, mut var) = (Tally::new(players), Tally::new(players));
-    let t1 = play(&base_rules, &cfg(&vb), run, jobs, &mut |g| {
-        base.add(&g);
-        ControlFlow::Continue(())
-    })?;
-    let t2 = play(&var_rules, &cfg(&va), run, jobs, &mut |g| {
+    let t1 = play(
+        &base_rules,
+        &cfg(&base_rules.variants),
+        run,
+        jobs,
+        &mut |g| {
+            base.add(&g);
+            ControlFlow::Continue(())
+        },
+    )?;
+    let t2 = play(&var_rules, &cfg(&var_rules.variants), run, jobs, &mut |g| {
         var.add(&g);
         ControlFlow::Continue(())
     })?;

@@ -405,6 +405,38 @@ pub fn load_dir(dir: &std::path::Path, variants: &[String]) -> Result<Arc<Rulese
     }
 }
 
+/// `rules` (of the ruleset in `dir`) for a game of `players`: loaded again
+/// with the variants `game.yaml` names for that count
+/// (`variants_by_players:`) before its own, when it lacks them.
+pub fn for_players(
+    rules: Arc<Ruleset>,
+    dir: &std::path::Path,
+    players: usize,
+) -> Result<Arc<Ruleset>, Failed> {
+    let mut needed = rules.missing_variants(players);
+    if needed.is_empty() {
+        return Ok(rules);
+    }
+    needed.extend(rules.variants.iter().cloned());
+    let mut again = load_dir(dir, &needed)?;
+    if let Some(r) = Arc::get_mut(&mut again) {
+        r.check_legal = rules.check_legal;
+    }
+    Ok(again)
+}
+
+/// Loads the ruleset of `args` for a game of `players` (checked against
+/// it, default its maximum), with the variants that count needs.
+pub fn load_for_players(
+    args: &RulesetArgs,
+    players: Option<usize>,
+) -> Result<(Arc<Ruleset>, usize), Failed> {
+    let rules = load_rules(args)?;
+    let players = player_count(&rules, players)?;
+    let dir = crate::model::find_ruleset(&args.ruleset);
+    Ok((for_players(rules, &dir, players)?, players))
+}
+
 /// Checks a player count against the ruleset, defaulting to its maximum.
 pub fn player_count(rules: &Ruleset, players: Option<usize>) -> Result<usize, Failed> {
     let n = players.unwrap_or(rules.max_players);

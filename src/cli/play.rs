@@ -3,7 +3,7 @@
 use std::io::{BufRead, Write};
 use std::path::Path;
 
-use super::{eprint_error, load_rules, player_count, seat_names, CmdResult, Failed, RulesetArgs};
+use super::{eprint_error, load_for_players, seat_names, CmdResult, Failed, RulesetArgs};
 use crate::agents::{Agent, RandomAgent};
 use crate::engine::{ApplyError, Game, GameLog};
 
@@ -99,8 +99,7 @@ pub(super) fn run(
     log: Option<&Path>,
     max_decisions: usize,
 ) -> CmdResult {
-    let rules = load_rules(args)?;
-    let players = player_count(&rules, Some(players))?;
+    let (rules, players) = load_for_players(args, Some(players))?;
     let names = seat_names(&rules, players);
     let me = parse_seat(seat, &names)?;
     // A log that cannot be written is said now, not after the game.

@@ -8,8 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{
-    eprint_error, load_rules, player_count, seat_names, CmdResult, Failed, OutputArgs, RulesetArgs,
-    RunArgs,
+    eprint_error, load_for_players, seat_names, CmdResult, Failed, OutputArgs, RulesetArgs, RunArgs,
 };
 use crate::agents::{parse_agents, AgentSpec};
 use crate::model::Ruleset;
@@ -270,14 +269,13 @@ pub(super) fn simulate(
         Failed
     })?;
     let jobs = jobs(run)?;
-    let rules = load_rules(args)?;
-    let players = player_count(&rules, run.players)?;
+    let (rules, players) = load_for_players(args, run.players)?;
     let agents = agents(&rules, run, players)?;
     let cfg = SimConfig {
         players,
         games: run.games,
         seed: run.seed,
-        variants: args.variants.clone(),
+        variants: rules.variants.clone(),
         agents,
         shard,
         max_decisions: run.max_decisions,
@@ -289,7 +287,7 @@ pub(super) fn simulate(
     };
     let seats = seat_names(&rules, players);
     let mut files = Outputs::create(out, players, &seats)?;
-    sayln!("{}", run_line(&rules, &cfg, &args.variants, threads));
+    sayln!("{}", run_line(&rules, &cfg, &rules.variants, threads));
     let mut tally = Tally::new(players);
     let played = play(&rules, &cfg, run, jobs, &mut |g| {
         tally.add(&g);
@@ -352,8 +350,7 @@ pub(super) fn bench(
     seed: u64,
     max_decisions: usize,
 ) -> CmdResult {
-    let rules = load_rules(args)?;
-    let players = player_count(&rules, players)?;
+    let (rules, players) = load_for_players(args, players)?;
     if !seconds.is_finite() || !(0.0..=MAX_SECONDS).contains(&seconds) {
         eprint_error(format!(
             "--seconds must be a number from 0 to {MAX_SECONDS} (a day), not {seconds}"

@@ -18,8 +18,10 @@ pub enum ErrorKind {
     /// A value an operation refuses: `roll(n)` with `n <= 0`, an item
     /// pushed onto a list that holds it already, or onto a full list.
     BadValue,
-    /// A run went on too long: too many steps without a decision, or
-    /// calls nested too deep.
+    /// A run went on too long: too many steps without a decision, calls
+    /// nested too deep; or another bound of the engine was passed (the
+    /// options of one decision, the steps to list them, the words an
+    /// option being tried writes, the size of the state).
     LimitReached,
     /// A requirement failed where no decision can be undone (while
     /// evaluating a value, or before the first decision).
@@ -119,9 +121,46 @@ pub enum ApplyError {
     /// The game is over.
     #[error("the game is over")]
     Over,
+    /// A game started with a number of players its ruleset does not allow
+    /// (`players:` in `game.yaml`).
+    #[error("{game} is played by {} players, not {players}", player_range(*.min, *.max))]
+    PlayerCount {
+        /// The ruleset's name.
+        game: String,
+        /// The players asked for.
+        players: usize,
+        /// The fewest the ruleset allows.
+        min: usize,
+        /// The most the ruleset allows.
+        max: usize,
+    },
+    /// A game of a player count its ruleset plays only with some variants
+    /// (`variants_by_players:` in `game.yaml`), started without them.
+    #[error(
+        "{game} with {players} players is played with {}; load it with them \
+         (`load_for_players`)",
+        .variants.join(" + ")
+    )]
+    MissingVariants {
+        /// The ruleset's name.
+        game: String,
+        /// The players asked for.
+        players: usize,
+        /// The variants that count needs and the ruleset was loaded without.
+        variants: Vec<String>,
+    },
     /// The rules failed while playing.
     #[error("rules error: {}", .0.message)]
     Runtime(RuntimeError),
+}
+
+/// `2 to 4`, or `3` when the range holds one count.
+fn player_range(min: usize, max: usize) -> String {
+    if min == max {
+        min.to_string()
+    } else {
+        format!("{min} to {max}")
+    }
 }
 
 impl ApplyError {

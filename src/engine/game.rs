@@ -11,7 +11,7 @@ use crate::engine::error::{ApplyError, ErrorKind, RuntimeError};
 use crate::engine::legality::{self, Pending};
 use crate::engine::state::{State, Status, Value};
 use crate::engine::vm::{self, Exit};
-use crate::ir::ruleset::{Ruleset, Ty};
+use crate::ir::ruleset::{Ruleset, Ty, VarDef};
 use crate::ir::span::Span;
 
 pub use crate::engine::legality::{Decision, Refused};
@@ -35,7 +35,55 @@ impl Outcome {
     }
 }
 
-/// A game being played. Cloning copies the whole position (search bots).
+/// The most words a game's state may hold (8 bytes each: 128 MiB). A
+/// ruleset whose variables need more cannot be played: the engine copies
+/// the state for every search bot's sample, and keeps it whole in memory.
+/// One figure with the loader, which refuses such a ruleset first.
+pub use crate::ir::ruleset::MAX_STATE_WORDS;
+
+/// The words variable `v` takes (`None` past `usize`).
+fn var_words(v: &VarDef) -> Option<usize> {
+    v.dims
+        .iter()
+        .try_fold(v.elem_words, |n, d| n.checked_mul(d.size))
+}
+
+/// Whether the state fits in [`MAX_STATE_WORDS`], every variable inside it.
+fn state_fits(rules: &Ruleset) -> bool {
+    rules.state_words <= MAX_STATE_WORDS
+        && rules.vars.iter().all(|v| {
+            var_words(v)
+                .and_then(|n| n.checked_add(v.offset))
+                .is_some_and(|end| end <= rules.state_words)
+        })
+}
+
+/// The error for a ruleset whose state does not fit in
+/// [`MAX_STATE_WORDS`], at the declaration of its largest variable.
+#[cold]
+fn state_too_large(rules: &Ruleset) -> RuntimeError {
+    let largest = rules
+        .vars
+        .iter()
+        .max_by_key(|v| var_words(v).unwrap_or(usize::MAX));
+    let (span, name) = largest.map_or((Span::default(), String::new()), |v| {
+        (
+            v.span,
+            format!(" (the largest, `{}`, is declared here)", v.name),
+        )
+    });
+    RuntimeError::new(
+        ErrorKind::LimitReached,
+        span,
+        format!(
+            "the state's variables need more than the engine's limit of \
+             {MAX_STATE_WORDS} words{name}"
+        ),
+    )
+}
+
+/// A game being played. Cloning copies the whole position and its
+/// history; [`Game::fork`] copies the position alone (search bots).
 #[derive(Clone)]
 pub struct Game {
     rules: Arc<Ruleset>,
@@ -48,9 +96,18 @@ pub struct Game {
 
 impl Game {
     /// Starts a game: initialises the state and runs the program up to the
-    /// first decision.
+    /// first decision. Fails as [`Game::initial_state`] does, and when the
+    /// ruleset was loaded without the variants `players` needs.
     pub fn new(rules: Arc<Ruleset>, players: usize, seed: u64) -> Result<Game, ApplyError> {
         let state = Self::initial_state(&rules, players, seed)?;
+        let variants = rules.missing_variants(players);
+        if !variants.is_empty() {
+            return Err(ApplyError::MissingVariants {
+                game: rules.name.clone(),
+                players,
+                variants,
+            });
+        }
         let mut g = Game {
             state,
             rules: rules.clone(),
@@ -64,8 +121,22 @@ impl Game {
         Ok(g)
     }
 
-    /// A state with variables initialised but no program started.
+    /// A state with variables initialised but no program started. Fails
+    /// when `players` is outside the ruleset's range (`players:` in
+    /// `game.yaml`), and when the state would be larger than
+    /// [`MAX_STATE_WORDS`].
     pub fn initial_state(rules: &Ruleset, players: usize, seed: u64) -> Result<State, ApplyError> {
+        if players < rules.min_players.max(1) || players > rules.max_players {
+            return Err(ApplyError::PlayerCount {
+                game: rules.name.clone(),
+                players,
+                min: rules.min_players,
+                max: rules.max_players,
+            });
+        }
+        if !state_fits(rules) {
+            return Err(ApplyError::Runtime(state_too_large(rules)));
+        }
         let mut state = State::new(rules, players, seed);
         for v in &rules.vars {
             if let Some(f) = v.init {
@@ -112,6 +183,22 @@ impl Game {
                 )))
             }
             _ => Ok(()),
+        }
+    }
+
+    /// A copy of the position without its history: what search bots play
+    /// on. It costs the size of the state, never the length of the game
+    /// (a clone copies every decision taken so far), and it tells nothing
+    /// of the decisions taken, secret ones included. Its `history()`
+    /// starts empty.
+    pub fn fork(&self) -> Game {
+        Game {
+            rules: self.rules.clone(),
+            state: self.state.clone(),
+            seed: self.seed,
+            log: Vec::new(),
+            pending: self.pending.clone(),
+            check_legal: self.check_legal,
         }
     }
 

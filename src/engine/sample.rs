@@ -47,9 +47,11 @@ struct Unseen {
 /// the contents of hidden sets and lists, and of other players' private
 /// ones, pooled per kind and dealt back with each place keeping its size.
 /// The game's random generator is reseeded too: future chance (dice,
-/// shuffles) is sampled, not read.
+/// shuffles) is sampled, not read. The copy is a [`Game::fork`]: its
+/// history is empty (the decisions taken so far may name secret picks),
+/// and making it costs the size of the state, not the length of the game.
 pub fn determinize(game: &Game, me: usize, rng: &mut impl RngCore) -> Game {
-    let mut g = game.clone();
+    let mut g = game.fork();
     let rules = g.rules().clone();
     let players = g.players();
     let words = &mut g.state_mut().words;

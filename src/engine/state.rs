@@ -158,6 +158,11 @@ pub enum Status {
     Over,
 }
 
+/// The most words the trail of one try may keep (16 bytes each: 64 MiB):
+/// an option whose run (with its look-ahead) writes more words of the
+/// state is stopped with an error rather than kept in memory.
+pub const MAX_TRAIL: usize = 1 << 22;
+
 /// The whole state of a game.
 #[derive(Debug, Clone)]
 pub struct State {
@@ -184,6 +189,9 @@ pub struct State {
     pub cut_at_legal: bool,
     /// Buffers reused by tries.
     pub spare: Spare,
+    /// The steps the last run took, when it did not fail: its
+    /// instructions, a list instruction weighing more on a long list.
+    pub steps_run: u64,
 }
 
 /// Buffers of earlier tries, reused so that trying an option allocates
@@ -252,8 +260,10 @@ impl Spare {
 }
 
 impl State {
-    /// A fresh state with every variable at its type's zero.
-    pub fn new(rules: &Ruleset, nplayers: usize, seed: u64) -> State {
+    /// A fresh state with every variable at its type's zero, for
+    /// `nplayers` players (within the ruleset's range: see
+    /// [`crate::engine::Game::initial_state`], which checks it).
+    pub(crate) fn new(rules: &Ruleset, nplayers: usize, seed: u64) -> State {
         let mut words = vec![0i64; rules.state_words];
         for v in &rules.vars {
             if matches!(v.ty, Ty::Ent(_) | Ty::Proc) {
@@ -272,6 +282,7 @@ impl State {
             recording: false,
             cut_at_legal: true,
             spare: Spare::default(),
+            steps_run: 0,
         }
     }
 
@@ -287,17 +298,23 @@ impl State {
             recording: false,
             cut_at_legal: self.cut_at_legal,
             spare: Spare::default(),
+            steps_run: 0,
         }
     }
 
-    /// Records the words `lo..hi` before they are written, when trying.
+    /// Records the words `lo..hi` before they are written, when trying;
+    /// `false` when the trail has grown past [`MAX_TRAIL`]: the writer must
+    /// not write, and stop the try with an error.
     #[inline]
-    pub fn touch(&mut self, lo: usize, hi: usize) {
+    #[must_use]
+    pub fn touch(&mut self, lo: usize, hi: usize) -> bool {
         if self.recording {
             for i in lo..hi {
                 self.trail.push((i as u32, self.words[i]));
             }
+            return self.trail.len() <= MAX_TRAIL;
         }
+        true
     }
 
     /// The words of element `flat` of a variable.

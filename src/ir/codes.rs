@@ -144,7 +144,7 @@ codes! {
     RefusedValue => "refused_value",
         "while playing: a value an operation refuses: `roll(0)`, `push` of an item the list holds or onto a full list";
     LimitReached => "limit_reached",
-        "while playing: too many steps without a decision (an endless loop), calls nested too deep, or a decision of more than 65,536 options";
+        "while playing: too many steps without a decision (an endless loop), calls nested too deep, or another bound of the engine passed (options of one decision, steps to list them, words an option writes, the state's size)";
     RequirementFailed => "requirement_failed",
         "while playing: a `require` failing where no decision can be undone (in a value, before the first decision)";
     DecisionInValue => "decision_in_value",

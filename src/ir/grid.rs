@@ -5,7 +5,7 @@
 
 use crate::ir::bits::Bits;
 pub use crate::ir::cells::{Grid, GridShape};
-use crate::ir::ruleset::{Data, FieldDef, Kind, Ty, NO_CELL};
+use crate::ir::ruleset::{Data, FieldDef, Kind, Shift, Ty, NO_CELL};
 
 /// Adds the `x` and `y` fields and the neighbour lists to a grid kind.
 pub fn finish_kind(kind: &mut Kind, grid: &Grid) {
@@ -42,6 +42,66 @@ pub fn finish_kind(kind: &mut Kind, grid: &Grid) {
                 .collect()
         })
         .collect();
+    kind.shifts = kind.toward.iter().map(|to| shifts_of(to)).collect();
+}
+
+/// The parts of one direction's step (see [`Shift`]): the cells grouped by
+/// how far their neighbour in that direction is.
+fn shifts_of(toward: &[u32]) -> Vec<Shift> {
+    let words = toward.len().div_ceil(64).max(1);
+    let mut parts: Vec<Shift> = Vec::new();
+    for (c, t) in toward.iter().enumerate() {
+        if *t == NO_CELL {
+            continue;
+        }
+        let by = *t as i64 - c as i64;
+        let i = match parts.iter().position(|p| p.by == by) {
+            Some(i) => i,
+            None => {
+                parts.push(Shift {
+                    from: vec![0; words],
+                    by,
+                });
+                parts.len() - 1
+            }
+        };
+        put(&mut parts[i].from, c);
+    }
+    parts
+}
+
+/// The cells one step in direction `d` from the cells of `set` (a kind's
+/// [`Shift`]s), as a set of `words` words: a few word shifts per part
+/// rather than a visit of every cell.
+pub fn shift_toward(kind: &Kind, set: &[u64], d: usize, out: &mut [u64]) {
+    for part in &kind.shifts[d] {
+        let (whole, bits) = (
+            (part.by.unsigned_abs() / 64) as usize,
+            (part.by.unsigned_abs() % 64) as u32,
+        );
+        let src =
+            |i: usize| set.get(i).copied().unwrap_or(0) & part.from.get(i).copied().unwrap_or(0);
+        for (i, o) in out.iter_mut().enumerate() {
+            *o |= if part.by >= 0 {
+                // Bits move up: word i takes from words i - whole and i - whole - 1.
+                let hi = i.checked_sub(whole).map_or(0, src);
+                let lo = i.checked_sub(whole + 1).map_or(0, src);
+                if bits == 0 {
+                    hi
+                } else {
+                    hi << bits | lo >> (64 - bits)
+                }
+            } else {
+                let lo = src(i + whole);
+                let hi = src(i + whole + 1);
+                if bits == 0 {
+                    lo
+                } else {
+                    lo >> bits | hi << (64 - bits)
+                }
+            };
+        }
+    }
 }
 
 /// Cells a flood over a set too long to hold in place (see [`Flood`]) has
@@ -336,6 +396,7 @@ mod tests {
             grid: None,
             adjacent: Vec::new(),
             toward: Vec::new(),
+            shifts: Vec::new(),
             field_sets: Vec::new(),
         };
         let grid = Grid {
@@ -440,6 +501,46 @@ mod tests {
                     let cells: Vec<bool> = (0..width * height).map(|_| coin(density)).collect();
                     let marked: Vec<bool> = (0..width * height).map(|_| coin(8)).collect();
                     check(&kind, &cells, &marked);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shifted_sets_agree_with_stepping_each_cell() {
+        let mut rng = XorShift(11);
+        // Sizes crossing word boundaries in both directions, odd and even
+        // widths (hex rows alternate), one-row and one-column grids.
+        for (width, height) in [(1, 7), (7, 1), (4, 3), (23, 16), (64, 3), (65, 5), (13, 11)] {
+            for shape in [GridShape::Square, GridShape::Hex] {
+                let kind = grid_kind(shape, width, height);
+                let n = width * height;
+                for density in [8, 32, 64] {
+                    let cells: Vec<bool> = (0..n).map(|_| rng.coin(density)).collect();
+                    let bits = to_bits(&cells);
+                    for (d, toward) in kind.toward.iter().enumerate() {
+                        let mut want = vec![0u64; bits.len()];
+                        for c in (0..n).filter(|c| cells[*c]) {
+                            if toward[c] != NO_CELL {
+                                put(&mut want, toward[c] as usize);
+                            }
+                        }
+                        let mut got = vec![0u64; bits.len()];
+                        shift_toward(&kind, &bits, d, &mut got);
+                        assert_eq!(got, want, "{shape:?} {width}x{height}, direction {d}");
+                    }
+                    // Every direction together: the neighbours of the set.
+                    let mut want = vec![0u64; bits.len()];
+                    for c in (0..n).filter(|c| cells[*c]) {
+                        for a in &kind.adjacent[c] {
+                            put(&mut want, *a as usize);
+                        }
+                    }
+                    let mut got = vec![0u64; bits.len()];
+                    for d in 0..kind.shifts.len() {
+                        shift_toward(&kind, &bits, d, &mut got);
+                    }
+                    assert_eq!(got, want, "{shape:?} {width}x{height}, all directions");
                 }
             }
         }

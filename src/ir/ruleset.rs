@@ -18,6 +18,17 @@ pub enum Visibility {
     Hidden,
 }
 
+/// Cells of a grid that one step in a direction moves by the same number
+/// of item indices (all of them on squares; on hexes, the odd rows and the
+/// even rows apart).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shift {
+    /// The cells that move by `by` (and have a cell there).
+    pub from: Vec<u64>,
+    /// How many item indices they move (negative: towards lower indices).
+    pub by: i64,
+}
+
 /// In [`Kind::toward`], no cell (off the grid).
 pub const NO_CELL: u32 = u32::MAX;
 
@@ -41,6 +52,10 @@ pub struct Kind {
     /// For a grid: `toward[d][c]` is the cell one step from cell `c` in
     /// direction `d` ([`NO_CELL`] off the grid).
     pub toward: Vec<Vec<u32>>,
+    /// For a grid: moving a set of cells one step in direction `d` is
+    /// shifting, for each part of `shifts[d]`, the set's cells in that
+    /// part's mask by its distance (see `ir::grid::shift_toward`).
+    pub shifts: Vec<Vec<Shift>>,
     /// For each boolean or item field, the items by the field's value:
     /// `field_sets[f][v]` is the set of items whose field `f` is `v` (for
     /// other fields, no sets). Filled by [`Kind::index_fields`].
@@ -211,10 +226,16 @@ pub struct LightArm {
     pub bind: Option<u16>,
 }
 
+/// Words of a game's state (8 bytes each: 128 MiB): every variable's
+/// entries (a set of a kind of N items takes N / 64 words, a list N + 1).
+/// The loader refuses a ruleset whose variables need more; the engine,
+/// a ruleset made otherwise.
+pub const MAX_STATE_WORDS: usize = 1 << 24;
+
 /// Options one decision may offer: a `choose` over a range of a billion
 /// numbers is refused (at load time when its bounds are written out, else
 /// while playing), not a billion options in memory.
-pub const MAX_OPTIONS: usize = 1 << 16;
+pub const MAX_OPTIONS: usize = 100_000;
 
 /// A decision point (`choose`).
 #[derive(Debug, Clone)]
@@ -244,6 +265,9 @@ pub struct Ruleset {
     pub min_players: usize,
     /// Most players.
     pub max_players: usize,
+    /// Variants a game of a given player count is played with
+    /// (`variants_by_players:` in `game.yaml`), by player count.
+    pub variants_by_players: Vec<(usize, Vec<String>)>,
     /// Kinds; index 0 is `player`.
     pub kinds: Vec<Kind>,
     /// Parameters.
@@ -306,6 +330,18 @@ impl Labels {
 }
 
 impl Ruleset {
+    /// The variants a game of `players` needs that this ruleset was not
+    /// loaded with (`variants_by_players:` in `game.yaml`), in order.
+    pub fn missing_variants(&self, players: usize) -> Vec<String> {
+        self.variants_by_players
+            .iter()
+            .filter(|(n, _)| *n == players)
+            .flat_map(|(_, names)| names)
+            .filter(|v| !self.variants.contains(v))
+            .cloned()
+            .collect()
+    }
+
     /// The index of a variable by name.
     pub fn var_named(&self, name: &str) -> Option<VarId> {
         self.vars

@@ -27,9 +27,8 @@ pub const MAX_FIELDS: usize = 4096;
 /// item), and the sets the engine keeps to select items by field.
 pub const MAX_DATA_WORDS: usize = 16 << 20;
 
-/// Words of a game's state: every variable's entries (a set of a kind of
-/// N items takes N / 64 words, a list N + 1).
-pub const MAX_STATE_WORDS: usize = 16 << 20;
+/// Words of a game's state (one figure with the engine).
+pub use crate::ir::ruleset::MAX_STATE_WORDS;
 
 /// Parameters of one function or procedure.
 pub const MAX_PARAMS: usize = 255;

@@ -249,7 +249,17 @@ fn load(path: &Path, text: &str, ruleset: Option<&Path>) -> Result<(Ctx, Node), 
     let Some(dir) = dir.filter(|_| pre.is_empty()) else {
         return Err(ScenarioError::Invalid(pre));
     };
-    let mut rules = match crate::model::load(&dir, &variants) {
+    // The variants the game's player count needs come with it
+    // (`variants_by_players:`); the header checks the count itself later.
+    let loaded = crate::model::load(&dir, &variants).and_then(|r| {
+        let players = map
+            .get_node("players")
+            .and_then(scalar)
+            .and_then(|t| t.parse().ok());
+        let players = players.unwrap_or(r.max_players);
+        crate::model::with_players(r, &dir, players)
+    });
+    let mut rules = match loaded {
         Ok(r) => r,
         Err(LoadError::Invalid(d)) => return Err(ScenarioError::Invalid(d)),
         Err(e) => return Err(ScenarioError::Ruleset(e)),

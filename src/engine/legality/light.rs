@@ -6,9 +6,10 @@ use std::ops::{Deref, DerefMut};
 
 use crate::engine::error::{ErrorKind, RuntimeError};
 use crate::engine::state::{State, Status, Value};
-use crate::engine::vm::{self, Exit};
+use crate::engine::vm::Exit;
 use crate::ir::ruleset::{LightArm, Ruleset};
 
+use super::budget::Budget;
 use super::{choice_span, Next, Verdict, Why};
 
 /// The pure prefix of arm `arm` of the choice `st` waits at, if the arm
@@ -30,8 +31,9 @@ pub(super) fn try_prefix(
     st: &mut State,
     light: LightArm,
     value: i64,
+    budget: &mut Budget,
 ) -> Result<Verdict, RuntimeError> {
-    let exit = vm::run(rules, &mut PrefixRun::enter(st, light, value))?;
+    let exit = budget.run(rules, &mut PrefixRun::enter(st, light, value))?;
     match exit {
         Exit::Legal(m) => Ok(Verdict::Legal(Next::Rerun(m))),
         Exit::Failed(m) => Ok(Verdict::Refused(Why::Message(m))),

@@ -8,6 +8,7 @@ use crate::engine::vm::{self, Exit};
 use crate::ir::ruleset::{ArmDef, Ruleset};
 
 use super::attempt::Attempt;
+use super::budget::Budget;
 use super::{choice_span, light, screening, Verdict, Why};
 
 /// Where one way on, run to its next stop, leads.
@@ -23,12 +24,15 @@ enum Way {
 
 /// Why every way on from `st` (a state waiting for a decision) breaks a
 /// requirement, or `None` if one way on is sound. Looks ahead through the
-/// same player's decisions, `depth` levels at most. Each way is tried in
-/// place and undone: `st` is as it was when this returns.
+/// same player's decisions, `depth` levels at most, on the ways and steps
+/// left in `budget` (when no way is left, the way not yet disproved is
+/// taken as sound). Each way is tried in place and undone: `st` is as it
+/// was when this returns.
 pub(super) fn dead_end(
     rules: &Ruleset,
     st: &mut State,
     depth: usize,
+    budget: &mut Budget,
 ) -> Result<Option<Why>, RuntimeError> {
     let me = st.status_player();
     let cut = st.cut_at_legal;
@@ -57,8 +61,14 @@ pub(super) fn dead_end(
                 note(i, Why::Message(m));
                 continue;
             }
+        }
+        // Every way run counts against the budget.
+        if !budget.take_way() {
+            return Ok(None);
+        }
+        if cut {
             if let Some(prefix) = light::prefix(rules, st, arm) {
-                match light::try_prefix(rules, st, prefix, value)? {
+                match light::try_prefix(rules, st, prefix, value, budget)? {
                     Verdict::Legal(_) => return Ok(None),
                     Verdict::Refused(why) => note(i, why),
                 }
@@ -67,7 +77,7 @@ pub(super) fn dead_end(
         }
         let mut attempt = Attempt::begin(st, cut);
         vm::resume(&mut attempt, arm, value);
-        match try_way(rules, &mut attempt, me, depth)? {
+        match try_way(rules, &mut attempt, me, depth, budget)? {
             Way::Sound => return Ok(None),
             Way::Refused(why) => note(i, why),
             Way::NoOption => {}
@@ -87,12 +97,13 @@ fn try_way(
     st: &mut State,
     me: Option<usize>,
     depth: usize,
+    budget: &mut Budget,
 ) -> Result<Way, RuntimeError> {
-    Ok(match vm::run(rules, st)? {
+    Ok(match budget.run(rules, st)? {
         Exit::Failed(m) => Way::Refused(Why::Message(m)),
         Exit::Decide if st.vm.options.is_empty() => Way::NoOption,
         Exit::Decide if depth > 0 && st.status_player() == me => {
-            match dead_end(rules, st, depth - 1)? {
+            match dead_end(rules, st, depth - 1, budget)? {
                 Some(why) => Way::Refused(why),
                 None => Way::Sound,
             }

@@ -13,6 +13,7 @@
 //! compared (`check.rs`).
 
 mod attempt;
+mod budget;
 mod check;
 mod light;
 mod lookahead;
@@ -27,6 +28,8 @@ use crate::ir::ruleset::Ruleset;
 use crate::ir::span::Span;
 
 use attempt::Attempt;
+use budget::Budget;
+pub use budget::{LISTING_STEPS, LOOKAHEAD_WAYS};
 
 /// How many of the same player's decisions are looked through to find
 /// whether an option can be completed without breaking a requirement.
@@ -117,17 +120,28 @@ pub(crate) fn judge(
     } else {
         None
     };
-    let pending = try_options(rules, st, true)?;
-    if let Some(full) = full {
-        check::compare_full(rules, st, &pending, &full)?;
+    let (pending, cut_whole) = try_options(rules, st, true)?;
+    // Where the look-ahead ran out of ways, its answers are not the full
+    // ones: the two listings cannot be compared.
+    if let Some((full, full_whole)) = full {
+        if cut_whole && full_whole {
+            check::compare_full(rules, st, &pending, &full)?;
+        }
     }
     Ok(pending)
 }
 
 /// Tries every option in place (each undone after). With `cut`, the
 /// shortcuts are taken: screened refusals, light tries, runs stopped at
-/// `legal;`.
-fn try_options(rules: &Ruleset, st: &mut State, cut: bool) -> Result<Pending, RuntimeError> {
+/// `legal;`. All the runs share one [`Budget`]; also returns whether the
+/// look-ahead tried every way it would (no way was left untried for want
+/// of budget).
+fn try_options(
+    rules: &Ruleset,
+    st: &mut State,
+    cut: bool,
+) -> Result<(Pending, bool), RuntimeError> {
+    let mut budget = Budget::new(choice_span(rules, st));
     let n = st.vm.options.len();
     let mut legal = Vec::with_capacity(n);
     let mut refused = Vec::new();
@@ -139,7 +153,7 @@ fn try_options(rules: &Ruleset, st: &mut State, cut: bool) -> Result<Pending, Ru
             .flatten();
         let verdict = match screened {
             Some(m) => Verdict::Refused(Why::Message(m)),
-            None => try_option(rules, st, cut, arm, value)?,
+            None => try_option(rules, st, cut, arm, value, &mut budget)?,
         };
         match verdict {
             Verdict::Legal(next) => {
@@ -149,25 +163,26 @@ fn try_options(rules: &Ruleset, st: &mut State, cut: bool) -> Result<Pending, Ru
             Verdict::Refused(why) => refused.push((arm, value, why)),
         }
     }
-    Ok(Pending { legal, refused })
+    Ok((Pending { legal, refused }, !budget.ways_ran_out()))
 }
 
-/// Tries one option in place and undoes it.
+/// Tries one option in place and undoes it, on what is left of `budget`.
 fn try_option(
     rules: &Ruleset,
     st: &mut State,
     cut: bool,
     arm: u16,
     value: i64,
+    budget: &mut Budget,
 ) -> Result<Verdict, RuntimeError> {
     if let Some(prefix) = light::prefix(rules, st, arm).filter(|_| cut) {
-        return light::try_prefix(rules, st, prefix, value);
+        return light::try_prefix(rules, st, prefix, value, budget);
     }
     let mut attempt = Attempt::begin(st, cut);
     vm::resume(&mut attempt, arm, value);
-    Ok(match vm::run(rules, &mut attempt)? {
+    Ok(match budget.run(rules, &mut attempt)? {
         Exit::Failed(m) => Verdict::Refused(Why::Message(m)),
-        Exit::Decide => match lookahead::dead_end(rules, &mut attempt, LOOKAHEAD)? {
+        Exit::Decide => match lookahead::dead_end(rules, &mut attempt, LOOKAHEAD, budget)? {
             Some(why) => Verdict::Refused(why),
             None => Verdict::Legal(Next::Run),
         },

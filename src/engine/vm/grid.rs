@@ -76,9 +76,7 @@ fn step(kind: &Kind, of: &Value, d: i64) -> Value {
         Value::I(c) => Value::I(at(*c).map_or(-1, i64::from)),
         Value::S(cells) => {
             let mut bits = bits::empty(kind.items.len());
-            for t in set_elems(cells).filter_map(at) {
-                bits::put_at(&mut bits, t as usize);
-            }
+            grid::shift_toward(kind, cells, d.rem_euclid(n) as usize, &mut bits);
             Value::S(bits)
         }
     }
@@ -98,6 +96,13 @@ fn neighbours(kind: &Kind, of: &Value) -> Bits {
     match of {
         Value::I(c) if *c >= 0 => add(*c),
         Value::I(_) => {}
+        // A grid's neighbours are its steps in every direction: shift the
+        // whole set each way.
+        Value::S(cells) if !kind.shifts.is_empty() => {
+            for d in 0..kind.shifts.len() {
+                grid::shift_toward(kind, cells, d, words);
+            }
+        }
         Value::S(cells) => set_elems(cells).for_each(add),
     }
     bits

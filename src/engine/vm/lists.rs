@@ -22,8 +22,10 @@ pub(super) fn list_op(
     span: Span,
 ) -> Result<(), RuntimeError> {
     let len = st.words[off] as usize;
-    if !matches!(op, Op::ListLen(_) | Op::ListIn(_) | Op::ListSet(_)) {
-        st.touch(off, off + 1 + cap);
+    if !matches!(op, Op::ListLen(_) | Op::ListIn(_) | Op::ListSet(_))
+        && !st.touch(off, off + 1 + cap)
+    {
+        return Err(super::trail_full(span));
     }
     match op {
         Op::ListLen(_) => st.vm.stack.push(Value::I(len as i64)),

@@ -8,10 +8,10 @@ mod operators;
 mod sets;
 
 use crate::engine::error::{ErrorKind, RuntimeError};
-use crate::engine::state::{Frame, State, Status, Value};
+use crate::engine::state::{Frame, State, Status, Value, MAX_TRAIL};
 use crate::ir::bits;
 use crate::ir::bytecode::Op;
-use crate::ir::ruleset::{Ruleset, Ty, MAX_OPTIONS, PLAYER};
+use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
 use crate::ir::span::Span;
 
 use builtins::{builtin, missing};
@@ -35,7 +35,13 @@ pub enum Exit {
 }
 
 /// Instructions one run may execute before it is declared runaway.
-const STEP_LIMIT: u64 = 50_000_000;
+pub const STEP_LIMIT: u64 = 50_000_000;
+
+/// The most options one decision may offer: collecting more is an error
+/// in the rules, reported at the arm that offers them (each option is
+/// kept, named and tried while the options are listed). One figure with
+/// the loader, which refuses a range written out past it.
+pub use crate::ir::ruleset::MAX_OPTIONS;
 
 /// Starts a function with no arguments (the game program, an initialiser,
 /// or a scenario entry point) on the state.
@@ -96,26 +102,69 @@ fn err(kind: ErrorKind, span: Span, msg: impl Into<String>) -> RuntimeError {
     RuntimeError::new(kind, span, msg)
 }
 
-/// A decision offering `n` options, more than [`MAX_OPTIONS`].
+/// Whether `more` options can join the `have` ones of a decision (see
+/// [`MAX_OPTIONS`]); the error is placed by the caller.
+#[inline]
+fn options_fit(have: usize, more: u64) -> Result<(), RuntimeError> {
+    if more > (MAX_OPTIONS - have.min(MAX_OPTIONS)) as u64 {
+        return Err(too_many_options(more.saturating_add(have as u64)));
+    }
+    Ok(())
+}
+
+/// Whether the members of a set can join the `have` options of a
+/// decision: counted only when the set's words could hold too many.
+#[inline]
+fn set_options_fit(have: usize, set: &[u64]) -> Result<(), RuntimeError> {
+    if have + set.len() * 64 <= MAX_OPTIONS {
+        return Ok(());
+    }
+    options_fit(have, bits::count(set) as u64)
+}
+
+/// The error of a decision offered at least `total` options, more than
+/// [`MAX_OPTIONS`].
 #[cold]
-fn too_many_options(span: Span, n: i128) -> RuntimeError {
+fn too_many_options(total: u64) -> RuntimeError {
     err(
         ErrorKind::LimitReached,
-        span,
+        Span::default(),
         format!(
-            "a decision of {} options: more than the {} a decision may offer",
-            crate::ir::diag::thousands(n),
-            crate::ir::diag::thousands(MAX_OPTIONS)
+            "this choice offers at least {total} options: a decision may offer at most \
+             {MAX_OPTIONS}"
         ),
     )
 }
 
-/// Runs until a decision, the end, or a failed requirement.
+/// The error of a try that wrote more words than its trail may keep.
+#[cold]
+fn trail_full(span: Span) -> RuntimeError {
+    err(
+        ErrorKind::LimitReached,
+        span,
+        format!(
+            "an option being tried wrote more than {MAX_TRAIL} words of the state (each kept \
+             to be undone): an endless loop that writes?"
+        ),
+    )
+}
+
+/// Runs until a decision, the end, or a failed requirement; more than
+/// [`STEP_LIMIT`] instructions is an error (an endless loop). The
+/// instructions run are left in the state's `steps_run` (callers that run
+/// many times add them up to bound their work).
 pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     let mut steps: u64 = 0;
+    // Every way out but an error: the instructions run are told.
+    macro_rules! leave {
+        ($exit:expr) => {{
+            st.steps_run = steps;
+            return Ok($exit);
+        }};
+    }
     let Some(frame) = st.vm.frames.last() else {
         st.status = Status::Over;
-        return Ok(Exit::Over);
+        leave!(Exit::Over);
     };
     // The running frame is kept in locals; it is written back to the frame
     // stack only when control leaves it (calls, decisions, failures).
@@ -146,7 +195,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
                 None => {
                     st.status = Status::Over;
-                    return Ok(Exit::Over);
+                    leave!(Exit::Over);
                 }
             }
         };
@@ -200,7 +249,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let val = st.vm.stack.pop().expect("value");
                 let vd = &rules.vars[*v as usize];
                 let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
-                st.touch(off, off + vd.elem_words);
+                if !st.touch(off, off + vd.elem_words) {
+                    return Err(trail_full(span!()));
+                }
                 match val {
                     Value::I(x) => st.words[off] = x,
                     Value::S(bits) => {
@@ -220,7 +271,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::AddVar(v) => {
                 let x = st.vm.stack.pop().map_or(0, |v| v.int());
                 let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
-                st.touch(off, off + 1);
+                if !st.touch(off, off + 1) {
+                    return Err(trail_full(span!()));
+                }
                 st.words[off] = st.words[off].saturating_add(x);
             }
             Op::Field(k, f) => {
@@ -393,6 +446,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 };
                 let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
                 let cap = rules.vars[*v as usize].elem_words - 1;
+                // A list instruction may go through every item: one step
+                // more per 64 it may hold.
+                steps += (cap / 64) as u64;
                 list_op(op, st, off, cap, item, span!())?;
             }
             Op::Adjacent(_)
@@ -434,7 +490,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     ));
                 }
                 let (a, b) = (vd.offset + a as usize, vd.offset + b as usize);
-                st.touch(a, b + 1);
+                if !st.touch(a, b + 1) {
+                    return Err(trail_full(span!()));
+                }
                 st.words[a..=b].rotate_right(1);
             }
             Op::Builtin(b, argc) => {
@@ -447,14 +505,20 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 st.vm.options.clear();
                 st.vm.screened.clear();
             }
-            Op::ChooseAddScreened { choice, arm } => add_screened(rules, st, *choice, *arm),
+            Op::ChooseAddScreened { choice, arm } => {
+                add_screened(rules, st, *choice, *arm).map_err(|e| e.at(span!()))?
+            }
             Op::ChooseAdd(arm) => {
                 let v = pop_i!();
+                if st.vm.options.len() >= MAX_OPTIONS {
+                    return Err(too_many_options(MAX_OPTIONS as u64 + 1).at(span!()));
+                }
                 st.vm.options.push((*arm, v));
             }
             Op::ChooseAddSet(arm) => {
                 let set = stack.pop().expect("set operand");
                 let options = &mut st.vm.options;
+                set_options_fit(options.len(), set.bits()).map_err(|e| e.at(span!()))?;
                 for (wi, w) in set.bits().iter().enumerate() {
                     let mut w = *w;
                     while w != 0 {
@@ -467,16 +531,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::ChooseAddRange(arm) => {
                 let lo = pop_i!();
                 let hi = pop_i!();
-                let room = MAX_OPTIONS.saturating_sub(st.vm.options.len());
-                if hi as i128 - lo as i128 > room as i128 {
-                    return Err(too_many_options(span!(), hi as i128 - lo as i128));
-                }
+                let n = if hi > lo { hi.abs_diff(lo) } else { 0 };
+                options_fit(st.vm.options.len(), n).map_err(|e| e.at(span!()))?;
                 st.vm.options.extend((lo..hi).map(|v| (*arm, v)));
             }
             Op::ChooseWait(c) => {
-                if st.vm.options.len() > MAX_OPTIONS {
-                    return Err(too_many_options(span!(), st.vm.options.len() as i128));
-                }
                 let p = pop_i!();
                 if p < 0 || p as usize >= st.nplayers {
                     return Err(err(
@@ -490,22 +549,22 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     choice: *c,
                     player: p as usize,
                 };
-                return Ok(Exit::Decide);
+                leave!(Exit::Decide);
             }
             Op::Require(m) => {
                 if pop_i!() == 0 {
                     save_pc!();
-                    return Ok(Exit::Failed(*m));
+                    leave!(Exit::Failed(*m));
                 }
             }
             Op::Fail(m) => {
                 save_pc!();
-                return Ok(Exit::Failed(*m));
+                leave!(Exit::Failed(*m));
             }
             Op::Legal(m) => {
                 if st.recording && st.cut_at_legal {
                     save_pc!();
-                    return Ok(Exit::Legal(*m));
+                    leave!(Exit::Legal(*m));
                 }
             }
             Op::BinK(op, k) => {
@@ -620,7 +679,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::Halt => {
                 st.vm.frames.clear();
                 st.status = Status::Over;
-                return Ok(Exit::Over);
+                leave!(Exit::Over);
             }
         }
     }

@@ -66,7 +66,10 @@ pub(super) fn binary(op: BinaryOp, a: Value, b: Value, span: Span) -> Result<Val
             if y == 0 {
                 return Err(err(ErrorKind::DivisionByZero, span, "remainder by zero"));
             }
-            x.wrapping_sub(floor_div(x, y).wrapping_mul(y))
+            // Never negative, whatever the signs (`7 % -2` is 1); the one
+            // overflow, `i64::MIN % -1`, is 0 (every integer is a multiple
+            // of -1).
+            x.checked_rem_euclid(y).unwrap_or(0)
         }
         // `in` with an integer on the right (int_binary did the rest).
         _ => 0,

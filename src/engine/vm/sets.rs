@@ -2,6 +2,8 @@
 //! members, the native filters (members whose variable or field holds a
 //! value), a choice's options collected from a set, adjacency.
 
+use super::set_options_fit;
+use crate::engine::error::RuntimeError;
 use crate::engine::state::{State, Value};
 use crate::ir::bits::{self, Bits};
 use crate::ir::bytecode::Op;
@@ -11,9 +13,14 @@ use crate::ir::ruleset::{Ruleset, PLAYER};
 #[inline]
 pub(super) fn set_elems(bits: &[u64]) -> impl Iterator<Item = i64> + '_ {
     bits.iter().enumerate().flat_map(|(wi, w)| {
-        (0..64)
-            .filter(move |b| w >> b & 1 == 1)
-            .map(move |b| (wi * 64 + b) as i64)
+        let mut rest = *w;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let b = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                (wi * 64 + b) as i64
+            })
+        })
     })
 }
 
@@ -104,13 +111,19 @@ pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
 /// which of them are refused at once (read when asked, see
 /// [`crate::engine::state::Screening`]).
 #[inline(never)]
-pub(super) fn add_screened(rules: &Ruleset, st: &mut State, choice: u32, arm: u16) {
+pub(super) fn add_screened(
+    rules: &Ruleset,
+    st: &mut State,
+    choice: u32,
+    arm: u16,
+) -> Result<(), RuntimeError> {
     let n = rules.choices[choice as usize].arms[arm as usize]
         .screen
         .len();
     let vm = &mut st.vm;
     let at = vm.stack.len() - n - 1;
     let start = vm.options.len();
+    set_options_fit(start, vm.stack[at].bits())?;
     for (wi, w) in vm.stack[at].bits().iter().enumerate() {
         let mut w = *w;
         while w != 0 {
@@ -126,6 +139,7 @@ pub(super) fn add_screened(rules: &Ruleset, st: &mut State, choice: u32, arm: u1
     });
     vm.screened.add((start, end), (choice, arm), passing);
     vm.stack.truncate(at);
+    Ok(())
 }
 
 /// The elements of a one-dimensional variable (over the seated players

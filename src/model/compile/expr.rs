@@ -2,7 +2,7 @@
 //! expressions and set literals. Calls, set builders and aggregates have
 //! their own files.
 
-use crate::ir::bytecode::{KindId, Op};
+use crate::ir::bytecode::{BinaryOp, KindId, Op};
 use crate::ir::codes::Code;
 use crate::ir::diag::{did_you_mean, thousands, Diagnostic};
 use crate::ir::ruleset::{Ty, PLAYER};
@@ -627,14 +627,22 @@ impl Compiler<'_> {
         Ty::Bool
     }
 
-    /// `+ - * / %` on ints; `+` and `-` also join and subtract sets.
+    /// `+ - * / %` on ints; `+`, `-` and `*` also join, subtract and
+    /// intersect sets.
     fn arithmetic(&mut self, f: &mut FnCtx, op: BinOp, a: &Expr, b: &Expr, sp: Span) -> Ty {
         let ta = self.expr(f, a);
         let tb = self.expr(f, b);
-        f.emit(Op::Bin(op.into()), sp);
+        let sets = matches!((&ta, &tb), (Ty::Set(_), Ty::Set(_)));
+        let lowered = if sets && op == BinOp::Mul {
+            // The interpreter's `and` of two sets is their intersection.
+            BinaryOp::And
+        } else {
+            op.into()
+        };
+        f.emit(Op::Bin(lowered), sp);
         match (&ta, &tb) {
             (Ty::Int, Ty::Int) => Ty::Int,
-            (Ty::Set(x), Ty::Set(y)) if matches!(op, BinOp::Add | BinOp::Sub) => {
+            (Ty::Set(x), Ty::Set(y)) if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) => {
                 if *x == ANY_KIND {
                     Ty::Set(*y)
                 } else {
@@ -659,7 +667,7 @@ impl Compiler<'_> {
                     self.tn(&ta),
                     self.tn(&tb)
                 ),
-                "arithmetic needs ints; `+` and `-` also join and subtract sets",
+                "arithmetic needs ints; `+`, `-` and `*` also join, subtract and intersect sets",
             ),
         }
     }

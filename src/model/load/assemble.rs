@@ -54,6 +54,7 @@ impl Builder {
             variants: Vec::new(),
             min_players: 0,
             max_players: 0,
+            variants_by_players: Vec::new(),
             kinds,
             params: self.params.clone(),
             vars: self.vars.clone(),

@@ -300,6 +300,7 @@ fn empty_kind(r: &RawKind) -> Kind {
         grid: None,
         adjacent: Vec::new(),
         toward: Vec::new(),
+        shifts: Vec::new(),
         field_sets: Vec::new(),
     }
 }

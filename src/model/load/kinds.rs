@@ -140,6 +140,7 @@ impl Builder {
             grid: None,
             adjacent: Vec::new(),
             toward: Vec::new(),
+            shifts: Vec::new(),
             field_sets: Vec::new(),
         });
         let id = ast::Ident {

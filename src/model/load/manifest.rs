@@ -29,6 +29,10 @@ pub struct GameFile {
     /// One paragraph about the game.
     #[serde(default)]
     pub description: Option<String>,
+    /// Variants applied by themselves to a game of a given player count:
+    /// `{2: [two-player]}`.
+    #[serde(default)]
+    pub variants_by_players: std::collections::BTreeMap<usize, Vec<Spanned<String>>>,
 }
 
 /// `players: {min: 2, max: 4}`.

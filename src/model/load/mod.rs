@@ -8,6 +8,7 @@
 mod assemble;
 mod bodies;
 mod builder;
+mod by_players;
 mod declare;
 mod fields;
 mod files;
@@ -29,6 +30,7 @@ use crate::ir::ruleset::Ruleset;
 
 use builder::Builder;
 
+pub use by_players::{load_for_players, with_players};
 pub use files::{find_ruleset, list_variants, ruleset_places, syntax_diag};
 pub use read::MAX_FILE_BYTES;
 
@@ -72,6 +74,7 @@ impl miette::Diagnostic for LoadError {
 pub fn load(dir: &Path, variants: &[String]) -> Result<Ruleset, LoadError> {
     let (src, diags) = files::read_sources(dir, variants)?;
     let mut b = Builder::new(diags);
+    let variants_by_players = by_players::read(&src.game, dir, &mut b.diags);
     b.player_kind(&src.game);
     let raw = b.collect_kinds(&src.datas, &src.removals);
     b.collect_params(&src.datas);
@@ -87,6 +90,7 @@ pub fn load(dir: &Path, variants: &[String]) -> Result<Ruleset, LoadError> {
             r.name = game.name.to_string();
             r.min_players = game.players.min;
             r.max_players = game.players.max;
+            r.variants_by_players = variants_by_players;
             r.sources = b.diags.sources;
             Ok(r)
         }

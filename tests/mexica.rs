@@ -1,0 +1,183 @@
+//! Properties of random Mexica games: the invariants, written in the rules
+//! language, hold after every decision; prestige never goes down; every
+//! `legal;` tells the truth; the same seed gives the same game.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use tabula::engine::Game;
+use tabula::lang::parser::parse_expr;
+use tabula::model::{snippet, Ruleset};
+
+/// Invariants of Mexica, written in the rules language.
+const INVARIANTS: &[&str] = &[
+    // Supplies are never negative.
+    "small_left >= 0 and big_left >= 0 and bridges_left >= 0 and token_pool >= 0",
+    "all(p in players: tokens[p] >= 0 and all(l in level: stock[p, l] >= 0 and later[p, l] >= 0))",
+    // At most 43 canal tiles on the island: the printed canal's 4 squares
+    // and every tile taken from the supply, each covering 1 or 2 squares.
+    "count(canal) == 4 + (small_canals - small_left) + 2 * (big_canals - 2 - big_left)",
+    "count(canal) <= small_canals + 2 * big_canals",
+    // At most 11 bridges, each across a canal with its two ends on land.
+    "count(bridges) + bridges_left == bridge_supply",
+    "all(b in bridges: b in canal and count(ends(b) * ground) == 2)",
+    "count(ramps) == 2 * count(bridges)",
+    // Action tokens are conserved.
+    "token_pool + sum(p in players: tokens[p]) == token_supply",
+    // Every temple a player built comes from their 18.
+    "all(p in players: sum(l in level: stock[p, l] + later[p, l]) + count(c in temples where owner[c] == p) == 18)",
+    // A founded district keeps the size of its calpulli.
+    "all(t in calpulli where home[t] != none: count(district(home[t])) == t.size and tile_at[home[t]] == t)",
+    // Pieces never share a square; Pillis stand on land or on a bridge.
+    "count(temples * tiles) == 0 and count(pillis * (temples + tiles)) == 0",
+    "all(p in players: pos[p] == none or pos[p] in ground + bridges)",
+    "count(free * (temples + tiles + pillis + canal)) == 0",
+];
+
+fn mexica_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/mexica")
+}
+
+/// Mexica for a game of `players`, with the variants that count needs
+/// (`variants_by_players:` in game.yaml: the neutral temples at 2).
+fn mexica_for(players: usize, variants: &[&str]) -> Ruleset {
+    let variants: Vec<String> = variants.iter().map(|v| v.to_string()).collect();
+    tabula::model::load_for_players(&mexica_dir(), &variants, players).expect("mexica loads")
+}
+
+#[test]
+fn two_players_play_with_the_neutral_temples() {
+    assert_eq!(mexica_for(2, &[]).variants, ["two-player"]);
+    assert!(mexica_for(3, &[]).variants.is_empty());
+    assert!(mexica_for(4, &[]).variants.is_empty());
+    assert_eq!(
+        mexica_for(2, &["stronger-neutral"]).variants,
+        ["two-player", "stronger-neutral"]
+    );
+    // Asked for explicitly, it is applied once.
+    assert_eq!(mexica_for(2, &["two-player"]).variants, ["two-player"]);
+    let plain = tabula::model::load(&mexica_dir(), &[]).expect("mexica loads");
+    assert_eq!(plain.missing_variants(2), ["two-player"]);
+    assert!(plain.missing_variants(3).is_empty());
+    // A game of 2 cannot start without them.
+    let plain = Arc::new(plain);
+    match Game::new(plain.clone(), 2, 1) {
+        Err(tabula::ApplyError::MissingVariants { variants, .. }) => {
+            assert_eq!(variants, ["two-player"])
+        }
+        Err(e) => panic!("refused for another reason: {e}"),
+        Ok(_) => panic!("a 2-player game started without the neutral temples"),
+    }
+    assert!(Game::new(plain, 3, 1).is_ok());
+}
+
+/// Adds the invariants and a function per seat giving its prestige.
+fn with_checks(mut rules: Ruleset) -> (Arc<Ruleset>, Vec<u32>, u32) {
+    let mut ids = Vec::new();
+    for src in INVARIANTS {
+        let e = parse_expr(0, src, &|o| o).expect("invariant parses");
+        let (id, _) = snippet::add_expr(&mut rules, &e)
+            .unwrap_or_else(|d| panic!("invariant `{src}` does not check: {}", d[0].message));
+        ids.push(id);
+    }
+    let e = parse_expr(0, "sum(p in players: prestige[p])", &|o| o).expect("parses");
+    let (total, _) = snippet::add_expr(&mut rules, &e).expect("checks");
+    (Arc::new(rules), ids, total)
+}
+
+/// Plays one random game checking the invariants after every decision and
+/// that the prestige never goes down; returns the decisions and the final
+/// state's hash.
+fn play(
+    rules: &Arc<Ruleset>,
+    inv: &[u32],
+    total: Option<u32>,
+    players: usize,
+    seed: u64,
+) -> (Vec<String>, u64) {
+    let mut game = Game::new(rules.clone(), players, seed)
+        .unwrap_or_else(|e| panic!("seed {seed}: start failed: {e}"));
+    let mut k = seed ^ 0x9e37_79b9_7f4a_7c15;
+    let mut prestige = 0;
+    while !game.is_over() {
+        let legal = game.legal().unwrap_or_else(|e| match e {
+            tabula::engine::ApplyError::Runtime(r) => panic!("seed {seed}:\n{}", game.report(&r)),
+            other => panic!("seed {seed}: {other}"),
+        });
+        assert!(
+            game.history().len() < 200_000,
+            "seed {seed}: the game does not end"
+        );
+        k = k
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        game.apply((k >> 33) as usize % legal.len())
+            .expect("legal decision applies");
+        for (i, f) in inv.iter().enumerate() {
+            let v = game.eval(*f).expect("invariant evaluates");
+            assert_eq!(
+                v.int(),
+                1,
+                "seed {seed}, {players} players, after {} decisions ({:?}): invariant broken: {}",
+                game.history().len(),
+                &game.history()[game.history().len().saturating_sub(8)..],
+                INVARIANTS[i]
+            );
+        }
+        if let Some(total) = total {
+            let now = game.eval(total).expect("prestige evaluates").int();
+            assert!(now >= prestige, "seed {seed}: prestige went down");
+            prestige = now;
+        }
+    }
+    let outcome = game.outcome().unwrap().expect("over");
+    assert_eq!(outcome.keys.len(), players);
+    (game.history().to_vec(), game.state().hash())
+}
+
+#[test]
+fn random_games_keep_the_invariants_at_every_player_count() {
+    let games: u64 = std::env::var("TABULA_PROPERTY_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(12);
+    for players in 2..=4 {
+        let (rules, inv, total) = with_checks(mexica_for(players, &[]));
+        (0..games).into_par_iter().for_each(|i| {
+            play(
+                &rules,
+                &inv,
+                Some(total),
+                players,
+                3000 * players as u64 + i,
+            );
+        });
+    }
+}
+
+#[test]
+fn legal_statements_hold_in_random_games() {
+    for players in 2..=4 {
+        let mut rules = mexica_for(players, &[]);
+        rules.check_legal = true;
+        let rules = Arc::new(rules);
+        (0..4u64).into_par_iter().for_each(|i| {
+            play(&rules, &[], None, players, 9000 + 100 * players as u64 + i);
+        });
+    }
+}
+
+#[test]
+fn same_seed_same_decisions_same_game() {
+    let (rules, inv, total) = with_checks(mexica_for(4, &[]));
+    let a = play(&rules, &inv, Some(total), 3, 17);
+    let b = play(&rules, &inv, Some(total), 3, 17);
+    assert_eq!(a, b);
+    let mut g = Game::new(rules.clone(), 3, 17).unwrap();
+    for d in &a.0 {
+        g.apply_named(d).unwrap();
+    }
+    assert!(g.is_over());
+    assert_eq!(g.state().hash(), a.1);
+}
