@@ -693,10 +693,18 @@ fn runaway_rules_end_in_limit_errors() {
         .err()
         .expect("refused");
     assert_eq!(e.kind(), Some(ErrorKind::LimitReached), "{e}");
-    // A state of ten billion words, before any is allocated.
-    let e = Game::new(hostile_rules("simulate_state_too_large"), 2, 0)
-        .err()
-        .expect("refused");
+    // A state of ten billion words: the loader refuses it...
+    let dir =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/simulate_state_too_large/rules");
+    match tabula::model::load(&dir, &[]) {
+        Err(tabula::LoadError::Invalid(d)) => assert_eq!(d.items[0].code, tabula::Code::TooLarge),
+        other => panic!("loaded a state of ten billion words: {:?}", other.is_ok()),
+    }
+    // ... and the engine refuses a ruleset made otherwise, before any word
+    // is allocated.
+    let mut big = (*nim()).clone();
+    big.state_words = tabula::ir::ruleset::MAX_STATE_WORDS + 1;
+    let e = Game::new(Arc::new(big), 2, 0).err().expect("refused");
     assert_eq!(e.kind(), Some(ErrorKind::LimitReached), "{e}");
     // An option writing forever while it is tried.
     let mut g = Game::new(hostile_rules("simulate_try_writes_endlessly"), 2, 0).unwrap();

@@ -49,6 +49,8 @@ struct Case {
     no_writes: Vec<String>,
     /// Seconds before the command is killed as hung (default 20).
     timeout: u64,
+    /// Symbolic links to make in the scratch copy: `path -> target`.
+    links: Vec<String>,
 }
 
 /// Splits a command line on spaces, keeping quoted words (`'a b'`, `"a b"`).
@@ -138,6 +140,7 @@ fn header(text: &str) -> Result<Case, String> {
                 )
             }
             "writes" => case.writes.push(value),
+            "link" => case.links.push(value),
             "no-writes" => case.no_writes.push(value),
             "timeout" => {
                 case.timeout = value
@@ -163,6 +166,23 @@ fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(&p, to.join(e.file_name())).expect("copy a case file");
         }
     }
+}
+
+/// Makes the symbolic links a case asks for (`link: path -> target`) in
+/// its scratch copy: links leading out of a ruleset, or loops, which the
+/// repository does not hold as links.
+fn make_links(case: &Case, scratch: &Path) -> Result<(), String> {
+    for spec in &case.links {
+        let Some((path, target)) = spec.split_once(" -> ") else {
+            return Err(format!("`# link: {spec}` is not `path -> target`"));
+        };
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(target.trim(), scratch.join(path.trim()))
+            .map_err(|e| format!("cannot make the link `{spec}`: {e}"))?;
+        #[cfg(not(unix))]
+        let _ = (path, target, scratch);
+    }
+    Ok(())
 }
 
 /// Reads a pipe to its end on a thread.
@@ -330,6 +350,9 @@ fn hostile_inputs_end_in_clear_errors() {
         let _ = std::fs::remove_dir_all(&scratch);
         copy_dir(dir, &scratch);
         let _ = std::fs::remove_dir_all(scratch.join("snapshots"));
+        if let Err(e) = make_links(&case, &scratch) {
+            return fail(e);
+        }
         let r = run(&case, &scratch);
         for problem in check(&case, &r, &scratch) {
             fail(format!(

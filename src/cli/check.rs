@@ -13,7 +13,7 @@ pub(super) fn run(args: &RulesetArgs, dump: Option<&str>) -> CmdResult {
     if let Some(name) = dump {
         return print_dump(&rules, name);
     }
-    print!("{}", summary(&rules, &args.ruleset));
+    say!("{}", summary(&rules, &args.ruleset));
     if args.check_legal {
         check_legal(&rules, &crate::model::find_ruleset(&args.ruleset))?;
     }
@@ -24,7 +24,7 @@ pub(super) fn run(args: &RulesetArgs, dump: Option<&str>) -> CmdResult {
 fn print_dump(rules: &Ruleset, name: &str) -> CmdResult {
     match crate::ir::disasm::dump(rules, name) {
         Some(text) => {
-            print!("{text}");
+            say!("{text}");
             Ok(())
         }
         None => {
@@ -57,16 +57,16 @@ fn check_legal(rules: &Arc<Ruleset>, dir: &std::path::Path) -> CmdResult {
                     decisions: n,
                     report,
                 }) => {
-                    eprintln!(
+                    esayln!(
                         "error: {players}-player game with seed {seed} failed after {n} decisions:"
                     );
-                    eprint!("{report}");
+                    esay!("{report}");
                     return Err(Failed);
                 }
             }
         }
     }
-    println!(
+    sayln!(
         "legal:      every `legal;` held in {} random games ({decisions} decisions)",
         LEGAL_CHECK_GAMES as usize * (rules.max_players - rules.min_players + 1)
     );

@@ -38,7 +38,8 @@ impl Outcome {
 /// The most words a game's state may hold (8 bytes each: 128 MiB). A
 /// ruleset whose variables need more cannot be played: the engine copies
 /// the state for every search bot's sample, and keeps it whole in memory.
-pub const MAX_STATE_WORDS: usize = 1 << 24;
+/// One figure with the loader, which refuses such a ruleset first.
+pub use crate::ir::ruleset::MAX_STATE_WORDS;
 
 /// The words variable `v` takes (`None` past `usize`).
 fn var_words(v: &VarDef) -> Option<usize> {

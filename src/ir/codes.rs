@@ -50,7 +50,7 @@ codes! {
     MissingFile => "missing_file",
         "a file that is not there: a ruleset without `game.yaml`, a file named in `files:` that does not exist";
     UnreadableFile => "unreadable_file",
-        "a file or directory that exists but cannot be read (permissions, text that is not UTF-8)";
+        "a file that exists but cannot be read as text: a directory, a device or a pipe, a link loop, no permission, text that is not UTF-8";
     UnknownFileType => "unknown_file_type",
         "a file listed in `files:` that is neither `.yaml` nor `.rules`";
     UnknownVariant => "unknown_variant",
@@ -74,6 +74,13 @@ codes! {
     // Syntax.
     SyntaxError => "syntax_error",
         "rules text the grammar rejects (the message names what was expected)";
+    // Limits.
+    TooLarge => "too_large",
+        "beyond a size tabula reads (docs/LANGUAGE.md, Limits): a file over 16 MB, rules over 1 MB, too many kinds, items, fields, cells, copies, data, state, parameters, locals, set elements, arms or options";
+    TooDeep => "too_deep",
+        "rules or YAML nested deeper than tabula reads (docs/LANGUAGE.md, Limits): brackets, blocks and `if`s past 64, operators, calls and statements past 256 levels, YAML past 256";
+    NumberOutOfRange => "number_out_of_range",
+        "an integer beyond the 64-bit range (-9223372036854775808 to 9223372036854775807), in the rules or in YAML";
     // Names.
     UnknownName => "unknown_name",
         "a name nothing declares: a variable, function, procedure, parameter or item id";
@@ -174,7 +181,7 @@ codes! {
         "a game log its replay contradicts: a player count, a decision, the result or the final state";
     // Where files may come from.
     PathOutside => "path_outside",
-        "a path read from a file that leaves the places it may name: absolute, with `..`, or through a link leading out";
+        "a path that leaves the places it may name: a file of a ruleset outside its directory, a variant name that is not a plain name, or a path read from a file that is absolute, climbs with `..` or follows a link leading out";
     // Rulebook checks (`tabula translate`).
     TranslateBadClaim => "translate_bad_claim",
         "a claim of a language file that breaks its format: no `ref:` nor `note:`, `stated:` without `expect: contradicted`, recorded values not one per `#`";

@@ -1,10 +1,20 @@
 //! Diagnostics: every mistake found in a load, rendered by miette with its
 //! code, the file, line, column, a caret under the culprit and a help line.
 
-use miette::{LabeledSpan, NamedSource, SourceSpan};
+use miette::{LabeledSpan, SourceSpan};
 
 use crate::ir::codes::Code;
+use crate::ir::excerpt::SharedSource;
 use crate::ir::span::{SourceMap, Span};
+
+/// The most diagnostics a report shows: the rest are counted ("and 4,950
+/// more"), so that a file full of mistakes gives a readable report, in
+/// time and memory that do not grow with the number of mistakes.
+pub const MAX_SHOWN: usize = 50;
+
+/// The longest caret shown, in bytes: a longer span (a whole declaration)
+/// is shown by its start.
+const MAX_CARET: usize = 200;
 
 /// One mistake in a rules file, YAML file, scenario or log.
 #[derive(Debug, Clone)]
@@ -68,7 +78,8 @@ pub fn did_you_mean<'a>(
         if score <= 0.8 && name.len() >= 2 && strsim::damerau_levenshtein(name, c) == 1 {
             score = 0.81;
         }
-        if score > 0.8 && best.is_none_or(|(s, _)| score > s) {
+        // Equal scores go to the smaller name, whatever the candidates' order.
+        if score > 0.8 && best.is_none_or(|(s, b)| score > s || (score == s && c < b)) {
             best = Some((score, c));
         }
     }
@@ -95,15 +106,43 @@ impl Diagnostics {
         self.items.push(d);
     }
 
-    /// One miette report per diagnostic.
-    pub fn reports(&self) -> Vec<miette::Report> {
-        self.items
-            .iter()
-            .map(|d| render_one(&self.sources, d))
-            .collect()
+    /// Whether as many diagnostics as a report shows are recorded: the
+    /// ones found from now on are only counted, so a costly help line
+    /// ("did you mean") need not be computed for them.
+    pub fn is_full(&self) -> bool {
+        self.items.len() >= MAX_SHOWN
     }
 
-    /// Renders every diagnostic as text (no colours), for snapshots and logs.
+    /// One miette report per diagnostic shown (the first [`MAX_SHOWN`]),
+    /// then, if there are more, one saying how many are not shown.
+    pub fn reports(&self) -> Vec<miette::Report> {
+        let mut out: Vec<miette::Report> = self
+            .items
+            .iter()
+            .take(MAX_SHOWN)
+            .map(|d| render_one(&self.sources, d))
+            .collect();
+        if let Some(more) = self.not_shown() {
+            out.push(miette::Report::new(
+                miette::MietteDiagnostic::new(more)
+                    .with_help("fix the mistakes shown and check again"),
+            ));
+        }
+        out
+    }
+
+    /// "and 4,950 more errors, not shown", when some are not.
+    fn not_shown(&self) -> Option<String> {
+        let more = self.items.len().checked_sub(MAX_SHOWN).filter(|&n| n > 0)?;
+        Some(format!(
+            "and {} more error{}, not shown (the first {MAX_SHOWN} are)",
+            thousands(more),
+            if more == 1 { "" } else { "s" }
+        ))
+    }
+
+    /// Renders the diagnostics shown as text (no colours), for snapshots
+    /// and logs.
     pub fn render_plain(&self) -> String {
         let handler =
             miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
@@ -114,7 +153,7 @@ impl Diagnostics {
         }
         out.push_str(&format!(
             "{} error{} found\n",
-            self.items.len(),
+            thousands(self.items.len()),
             if self.items.len() == 1 { "" } else { "s" }
         ));
         out
@@ -147,22 +186,52 @@ impl std::fmt::Display for Diagnostics {
 
 impl std::error::Error for Diagnostics {}
 
-fn source_span(span: Span) -> SourceSpan {
-    SourceSpan::new((span.start as usize).into(), span.len())
+/// A whole number with a comma between thousands: `4,950`.
+pub fn thousands(n: impl std::fmt::Display) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The span miette underlines: a span running over several lines, or
+/// very long, is cut to its start (its first line, at most [`MAX_CARET`]
+/// bytes), so that a report never prints a whole file.
+fn source_span(sources: &SourceMap, span: Span) -> SourceSpan {
+    let file = sources.file(span.file);
+    let text: &str = &file.text;
+    let start = (span.start as usize).min(text.len());
+    let line_end = file.lines.line_start(file.lines.line_of(start) + 1, text);
+    let mut end = (span.end as usize)
+        .min(text.len())
+        .min(start + MAX_CARET)
+        .max(start);
+    if end > line_end {
+        end = line_end.saturating_sub(1).max(start);
+    }
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    SourceSpan::new(start.into(), end - start)
 }
 
 fn render_one(sources: &SourceMap, d: &Diagnostic) -> miette::Report {
     let file = sources.file(d.span.file);
     let mut labels = vec![LabeledSpan::new_primary_with_span(
         Some(d.label.clone()),
-        source_span(d.span),
+        source_span(sources, d.span),
     )];
     let mut extra = String::new();
     for (span, text) in &d.notes {
         if span.file == d.span.file {
             labels.push(LabeledSpan::new_with_span(
                 Some(text.clone()),
-                source_span(*span),
+                source_span(sources, *span),
             ));
         } else {
             extra.push_str(&format!("\n{}: {}", sources.locate(*span), text));
@@ -181,8 +250,7 @@ fn render_one(sources: &SourceMap, d: &Diagnostic) -> miette::Report {
     if let Some(h) = help {
         diag = diag.with_help(h);
     }
-    miette::Report::new(diag)
-        .with_source_code(NamedSource::new(file.name.clone(), file.text.to_string()))
+    miette::Report::new(diag).with_source_code(SharedSource::new(file))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ pub mod cells;
 pub mod codes;
 pub mod diag;
 pub mod disasm;
+pub mod excerpt;
 pub mod grid;
 pub mod ruleset;
 pub mod span;

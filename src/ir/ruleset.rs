@@ -226,6 +226,17 @@ pub struct LightArm {
     pub bind: Option<u16>,
 }
 
+/// Words of a game's state (8 bytes each: 128 MiB): every variable's
+/// entries (a set of a kind of N items takes N / 64 words, a list N + 1).
+/// The loader refuses a ruleset whose variables need more; the engine,
+/// a ruleset made otherwise.
+pub const MAX_STATE_WORDS: usize = 1 << 24;
+
+/// Options one decision may offer: a `choose` over a range of a billion
+/// numbers is refused (at load time when its bounds are written out, else
+/// while playing), not a billion options in memory.
+pub const MAX_OPTIONS: usize = 100_000;
+
 /// A decision point (`choose`).
 #[derive(Debug, Clone)]
 pub struct ChoiceDef {

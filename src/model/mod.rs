@@ -2,6 +2,7 @@
 //! every expression and compile bodies, producing a [`Ruleset`].
 
 pub mod compile;
+pub mod limits;
 pub mod load;
 pub mod snippet;
 

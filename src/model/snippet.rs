@@ -32,6 +32,8 @@ fn compiler_run<T>(
             messages: std::mem::take(&mut rules.messages),
             fn_bodies: &[],
             inlining: Vec::new(),
+            inlined: 0,
+            depth: 0,
         };
         let mut f = FnCtx::new(&[], if returns { Ty::Error } else { Ty::Void }, is_proc);
         let out = body(&mut c, &mut f);

@@ -91,7 +91,11 @@ impl Evaluator {
         }
         let map = move |o: usize| at + o;
         let parsed = parser::parse_expr(file, expr, &map).map_err(|e| {
-            vec![Diagnostic::new(Code::SyntaxError, e.span, format!("invalid reference: expected {}, found {}", e.expected.join(" or "), e.found))
+            let message = match e.code {
+                Code::SyntaxError => format!("invalid reference: expected {}, found {}", e.expected.join(" or "), e.found),
+                _ => format!("invalid reference: {}", e.message()),
+            };
+            vec![Diagnostic::new(e.code, e.span, message)
                 .help("a reference is an expression of the rules language (docs/LANGUAGE.md), e.g. `feed_cost` or `farm_all.cost[wood]`")]
         });
         let r = parsed.and_then(|e| self.eval_parsed(&e, players, file, at, expr));

@@ -39,8 +39,9 @@ pub const STEP_LIMIT: u64 = 50_000_000;
 
 /// The most options one decision may offer: collecting more is an error
 /// in the rules, reported at the arm that offers them (each option is
-/// kept, named and tried while the options are listed).
-pub const MAX_OPTIONS: usize = 100_000;
+/// kept, named and tried while the options are listed). One figure with
+/// the loader, which refuses a range written out past it.
+pub use crate::ir::ruleset::MAX_OPTIONS;
 
 /// Starts a function with no arguments (the game program, an initialiser,
 /// or a scenario entry point) on the state.

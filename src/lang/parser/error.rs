@@ -5,11 +5,17 @@
 use pest::Parser as _;
 
 use super::{Ctx, Error, Rule, RulesParser};
+use crate::ir::codes::Code;
 use crate::ir::span::Span;
 
-/// A syntax error: where, and what was expected there.
+/// A syntax error: where, and what was expected there. Also a text that
+/// cannot be read for another reason: nested too deep, a number too large.
 #[derive(Debug, Clone)]
 pub struct SyntaxError {
+    /// The class of the mistake: [`Code::SyntaxError`], or
+    /// [`Code::TooDeep`] and [`Code::NumberOutOfRange`] (whose message is
+    /// the detail's).
+    pub code: Code,
     /// Where parsing stopped.
     pub span: Span,
     /// Human names of what would have been accepted there.
@@ -23,6 +29,8 @@ pub struct SyntaxError {
 /// What a syntax error can say beyond "expected X, found Y".
 #[derive(Debug, Clone, Default)]
 pub struct SyntaxDetail {
+    /// The message, when not "syntax error: expected X, found Y".
+    pub message: Option<String>,
     /// The caret label, when more precise than "unexpected here".
     pub label: Option<String>,
     /// The help line, when more precise than "write `<expected>` here".
@@ -40,6 +48,21 @@ pub(super) fn syntax_error(ctx: &Ctx, text: &str, e: Error) -> SyntaxError {
     };
     let found = token_at(&text[pos..]);
     let end = pos + found.len().max(1).min(text.len().saturating_sub(pos));
+    if let pest::error::ErrorVariant::CustomError { message } = &e.variant {
+        if message.ends_with("limit reached") {
+            // pest stopped short of the end of its stack (the text nests
+            // within the limits, but the caller's stack is small).
+            return SyntaxError::other(
+                Code::TooDeep,
+                Span::new(ctx.file, (ctx.map)(pos), (ctx.map)(end)),
+                "nested too deep to be read here".into(),
+                "too deep from here",
+                "the parser ran out of stack: nest less (docs/LANGUAGE.md, Limits), or load \
+                 the rules on a thread with a larger stack"
+                    .into(),
+            );
+        }
+    }
     let mut expected: Vec<String> = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => positives
             .iter()
@@ -69,6 +92,7 @@ pub(super) fn syntax_error(ctx: &Ctx, text: &str, e: Error) -> SyntaxError {
         format!("`{found}`")
     };
     let mut err = SyntaxError {
+        code: Code::SyntaxError,
         span: span(pos, end),
         expected,
         found,
@@ -96,12 +120,13 @@ pub(super) fn syntax_error(ctx: &Ctx, text: &str, e: Error) -> SyntaxError {
             label: Some("expected `}` before this".into()),
             help: Some("close the block with `}`".into()),
             note: Some((span(open, open + 1), "this `{` is never closed".into())),
+            ..SyntaxDetail::default()
         }));
     } else if unterminated {
         err.detail = Some(Box::new(SyntaxDetail {
             label: Some("this string is never closed".into()),
             help: Some("end the string with `\"`".into()),
-            note: None,
+            ..SyntaxDetail::default()
         }));
     } else if is_keyword && err.expected.iter().any(|e| e == "a name") {
         err.detail = Some(Box::new(SyntaxDetail {
@@ -109,7 +134,7 @@ pub(super) fn syntax_error(ctx: &Ctx, text: &str, e: Error) -> SyntaxError {
             help: Some(format!(
                 "keywords cannot be used as names: rename it (e.g. `{found}_`)"
             )),
-            note: None,
+            ..SyntaxDetail::default()
         }));
     } else if has(";") && text[before.len()..pos].contains('\n') && !before.is_empty() {
         // A statement or declaration ends without `;` at the end of a line.
@@ -119,10 +144,54 @@ pub(super) fn syntax_error(ctx: &Ctx, text: &str, e: Error) -> SyntaxError {
         err.detail = Some(Box::new(SyntaxDetail {
             label: Some("`;` missing here".into()),
             help: Some("end the statement with `;`".into()),
-            note: None,
+            ..SyntaxDetail::default()
         }));
     }
     err
+}
+
+impl SyntaxError {
+    /// A mistake other than a syntax error (`code`), with its message,
+    /// caret label and help line.
+    pub fn other(code: Code, span: Span, message: String, label: &str, help: String) -> Self {
+        SyntaxError {
+            code,
+            span,
+            expected: Vec::new(),
+            found: String::new(),
+            detail: Some(Box::new(SyntaxDetail {
+                message: Some(message),
+                label: Some(label.into()),
+                help: Some(help),
+                note: None,
+            })),
+        }
+    }
+
+    /// The message: the detail's, or "syntax error: expected X, found Y".
+    pub fn message(&self) -> String {
+        if let Some(m) = self.detail.as_ref().and_then(|d| d.message.clone()) {
+            return m;
+        }
+        format!(
+            "syntax error: expected {}, found {}",
+            self.expected_text(),
+            self.found
+        )
+    }
+
+    /// What was expected, as text: "`;`", "a name, `(` or `{`".
+    pub fn expected_text(&self) -> String {
+        match self.expected.len() {
+            0 => "something else".to_string(),
+            1 => self.expected[0].clone(),
+            n => format!(
+                "{} or {}",
+                self.expected[..n - 1].join(", "),
+                self.expected[n - 1]
+            ),
+        }
+    }
 }
 
 /// The token at the start of `text`: a word, a string (to the end of its
@@ -204,7 +273,7 @@ pub fn rule_name(rule: Rule) -> &'static str {
         loop_stmt => "`loop`",
         for_stmt => "`for`",
         binder => "`name in ...`",
-        source | range_src => "a set, a list, a kind or a range",
+        source | range_end => "a set, a list, a kind or a range",
         range_incl | range_excl => "`..` or `..=`",
         choose_stmt => "`choose`",
         choose_arm | named_arm | set_arm => "a choice arm",

@@ -2,7 +2,7 @@
 
 use pest::iterators::Pair;
 
-use super::exprs::expr;
+use super::exprs::{expr, out_of_range};
 use super::stmts::block;
 use super::{Ctx, Rule};
 use crate::lang::ast::*;
@@ -31,8 +31,8 @@ pub(super) fn var_decl(ctx: &Ctx, pair: Pair<Rule>) -> VarDecl {
                         Rule::range_dim => {
                             let s = ctx.span(&inner);
                             let mut it = inner.into_inner();
-                            let lo = int_value(it.next());
-                            let hi = int_value(it.next());
+                            let lo = int_value(ctx, it.next());
+                            let hi = int_value(ctx, it.next());
                             Dim::Range(lo, hi, s)
                         }
                         _ => Dim::Kind(ctx.ident(inner)),
@@ -54,8 +54,13 @@ pub(super) fn var_decl(ctx: &Ctx, pair: Pair<Rule>) -> VarDecl {
     }
 }
 
-fn int_value(p: Option<Pair<Rule>>) -> i64 {
-    p.and_then(|p| p.as_str().parse().ok()).unwrap_or(i64::MAX)
+/// A bound of a range dimension; a number beyond 64 bits is reported.
+fn int_value(ctx: &Ctx, p: Option<Pair<Rule>>) -> i64 {
+    let Some(p) = p else { return 0 };
+    p.as_str().parse().unwrap_or_else(|_| {
+        ctx.report(out_of_range(ctx.span(&p), p.as_str()));
+        0
+    })
 }
 
 fn params(ctx: &Ctx, pair: Pair<Rule>) -> Vec<Param> {

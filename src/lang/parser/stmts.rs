@@ -21,7 +21,17 @@ fn string_of(p: Pair<Rule>) -> String {
         .map_or(String::new(), |s| s.as_str().to_string())
 }
 
+/// A statement, one level below the one holding it.
 pub(super) fn stmt(ctx: &Ctx, pair: Pair<Rule>) -> Stmt {
+    let at = ctx.head(&pair);
+    let stand_in = || Stmt {
+        kind: StmtKind::Break,
+        span: at,
+    };
+    ctx.nested(1, at, stand_in, || statement(ctx, pair))
+}
+
+fn statement(ctx: &Ctx, pair: Pair<Rule>) -> Stmt {
     let span = ctx.span(&pair);
     let rule = pair.as_rule();
     let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));

@@ -9,11 +9,12 @@ use crate::ir::ruleset::{Ty, PLAYER};
 use crate::ir::span::Span;
 use crate::ir::symbols::{Global, Sig};
 use crate::lang::ast::{Expr, ExprKind, Ident};
+use crate::lang::parser::MAX_DEPTH;
 
 use super::builtins::{self, BuiltinDef, Doc, Form, Mistake, Param, ParamTy, Returns};
 use super::context::FnCtx;
 use super::types::is_scalar;
-use super::{Compiler, ANY_KIND};
+use super::{Compiler, ANY_KIND, MAX_INLINED};
 
 /// What the arguments of a builtin call have bound so far (see
 /// [`ParamTy`]).
@@ -391,9 +392,11 @@ impl Compiler<'_> {
         };
         let saved = std::mem::replace(&mut *self.diags, scratch);
         self.inlining.push(fid);
+        let before = f.code.len();
         self.isolated(f, &sig.params, &slots, |c, f| {
             c.expr(f, body);
         });
+        self.inlined += f.code.len() - before;
         self.inlining.pop();
         *self.diags = saved;
     }
@@ -401,10 +404,15 @@ impl Compiler<'_> {
 
 impl<'a> Compiler<'a> {
     /// The body of a function whose call may be inlined here: a pure
-    /// function, not being inlined already, not too deep.
+    /// function, not being inlined already, not too deep (in nested
+    /// inlinings, nor in the expression holding the call).
     fn inlinable(&self, fid: u32, sig: &Sig) -> Option<&'a Expr> {
         let body = self.fn_bodies.get(fid as usize).copied().flatten()?;
-        let ok = !sig.is_proc && self.inlining.len() < 4 && !self.inlining.contains(&fid);
+        let ok = !sig.is_proc
+            && self.inlining.len() < 4
+            && !self.inlining.contains(&fid)
+            && self.inlined < MAX_INLINED
+            && self.depth < MAX_DEPTH;
         ok.then_some(body)
     }
 }

@@ -7,14 +7,15 @@ use std::sync::Arc;
 
 use crate::ir::bytecode::{BinaryOp, KindId, Op};
 use crate::ir::codes::Code;
-use crate::ir::diag::Diagnostic;
-use crate::ir::ruleset::{ArmDef, ChoiceDef, Kind, LightArm, Ty, PLAYER};
+use crate::ir::diag::{thousands, Diagnostic};
+use crate::ir::ruleset::{ArmDef, ChoiceDef, Kind, LightArm, Ty, MAX_OPTIONS, PLAYER};
 use crate::ir::span::Span;
 use crate::lang::ast::*;
 
 use super::builtins;
 use super::context::FnCtx;
 use super::{Compiler, ANY_KIND};
+use crate::model::limits::MAX_LIST;
 
 /// A requirement a per-element arm starts with, and its message.
 type Screen<'a> = (&'a Expr, String);
@@ -29,6 +30,20 @@ impl Compiler<'_> {
                 "a function cannot ask for a decision",
                 "use a `proc`",
             );
+        }
+        if ch.arms.len() > MAX_LIST {
+            self.err(
+                Code::TooLarge,
+                sp,
+                format!(
+                    "a choice of {} arms: more than {}",
+                    thousands(ch.arms.len()),
+                    thousands(MAX_LIST)
+                ),
+                "offer many options with one arm over a kind, a set or a range \
+                 (docs/LANGUAGE.md, Limits)",
+            );
+            return;
         }
         let who = f.temp();
         let t = self.expr(f, &ch.by);
@@ -60,6 +75,9 @@ impl Compiler<'_> {
         let mut seen: Vec<(String, Span)> = Vec::new();
         for (i, arm) in ch.arms.iter().enumerate() {
             let i = i as u16;
+            if let ArmKind::Each(b) = &arm.kind {
+                self.check_option_count(b);
+            }
             let def = match &arm.kind {
                 ArmKind::Named(name, cond) => {
                     self.offer_named(f, arm, i, name, cond.as_ref(), &mut seen)
@@ -74,6 +92,34 @@ impl Compiler<'_> {
             arms.push(def);
         }
         arms
+    }
+
+    /// Reports a per-element arm over a range written with constant
+    /// bounds that holds more numbers than a decision may offer
+    /// ([`MAX_OPTIONS`]; other ranges are checked while playing).
+    fn check_option_count(&mut self, b: &Binder) {
+        let Source::Range(lo, hi, incl) = &b.source else {
+            return;
+        };
+        let (Some(lo), Some(hi)) = (constant(lo), constant(hi)) else {
+            return;
+        };
+        let n = hi as i128 - lo as i128 + *incl as i128;
+        if n > MAX_OPTIONS as i128 {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::TooLarge,
+                    b.span,
+                    format!(
+                        "a choice of {} numbers: more than the {} options a decision may offer",
+                        thousands(n),
+                        thousands(MAX_OPTIONS)
+                    ),
+                )
+                .label("too many options")
+                .help("offer a smaller range, or choose in steps (first the thousands, then the rest)"),
+            );
+        }
     }
 
     /// A named option, offered when its condition holds.
@@ -282,6 +328,15 @@ fn arm_def(name: Option<Arc<str>>, ty: Ty, screen: Vec<u32>) -> ArmDef {
         quick: false,
         light: None,
         screen,
+    }
+}
+
+/// The value of an integer written out (`12`, `-3`), if `e` is one.
+fn constant(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(v) => Some(*v),
+        ExprKind::Neg(x) => constant(x).map(i64::saturating_neg),
+        _ => None,
     }
 }
 

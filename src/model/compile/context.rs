@@ -6,6 +6,7 @@ use crate::ir::ruleset::Ty;
 use crate::ir::span::Span;
 
 use super::Compiler;
+use crate::model::limits::MAX_LOCALS;
 
 /// A local slot and the name it goes by while in scope (empty once out
 /// of scope, and for temporaries).
@@ -28,6 +29,9 @@ pub struct FnCtx {
     spans: Vec<Span>,
     pub(super) locals: Vec<Local>,
     pub(super) nlocals: u16,
+    /// Whether more locals were declared than a slot can number (the
+    /// extra ones share the last slot; the body is reported).
+    pub(super) too_many_locals: bool,
     loops: Vec<LoopCtx>,
     pub(super) is_proc: bool,
     pub(super) ret: Ty,
@@ -41,6 +45,7 @@ impl FnCtx {
             spans: Vec::new(),
             locals: Vec::new(),
             nlocals: 0,
+            too_many_locals: false,
             loops: Vec::new(),
             is_proc,
             ret,
@@ -77,10 +82,16 @@ impl FnCtx {
         self.patch(at, here);
     }
 
-    /// Declares a local in the current scope; returns its slot.
+    /// Declares a local in the current scope; returns its slot. Past
+    /// [`MAX_LOCALS`], the last slot again (see `too_many_locals`).
     pub(super) fn declare(&mut self, name: &str, ty: Ty) -> u16 {
-        let slot = self.nlocals;
-        self.nlocals += 1;
+        let slot = if usize::from(self.nlocals) < MAX_LOCALS {
+            self.nlocals += 1;
+            self.nlocals - 1
+        } else {
+            self.too_many_locals = true;
+            self.nlocals - 1
+        };
         self.locals.push(Local {
             name: name.to_string(),
             ty,

@@ -4,11 +4,12 @@
 
 use crate::ir::bytecode::{BinaryOp, KindId, Op};
 use crate::ir::codes::Code;
-use crate::ir::diag::{did_you_mean, Diagnostic};
+use crate::ir::diag::{did_you_mean, thousands, Diagnostic};
 use crate::ir::ruleset::{Ty, PLAYER};
 use crate::ir::span::Span;
 use crate::ir::symbols::Global;
 use crate::lang::ast::*;
+use crate::model::limits::MAX_LIST;
 
 use super::builtins;
 use super::context::FnCtx;
@@ -18,6 +19,14 @@ use super::{Compiler, ANY_KIND};
 impl Compiler<'_> {
     /// Compiles an expression, returning its type.
     pub fn expr(&mut self, f: &mut FnCtx, e: &Expr) -> Ty {
+        self.depth += 1;
+        let t = self.expr_here(f, e);
+        self.depth -= 1;
+        t
+    }
+
+    /// Compiles an expression at the current depth.
+    fn expr_here(&mut self, f: &mut FnCtx, e: &Expr) -> Ty {
         let sp = e.span;
         match &e.kind {
             ExprKind::Int(v) => {
@@ -83,6 +92,19 @@ impl Compiler<'_> {
 
     /// `{a, b, c}`.
     fn set_literal(&mut self, f: &mut FnCtx, items: &[Expr], sp: Span) -> Ty {
+        if items.len() > MAX_LIST {
+            return self.err(
+                Code::TooLarge,
+                sp,
+                format!(
+                    "a set literal of {} elements: more than {}",
+                    thousands(items.len()),
+                    thousands(MAX_LIST)
+                ),
+                "write a set of many items as a kind, a field's value or a set-builder \
+                 (docs/LANGUAGE.md, Limits)",
+            );
+        }
         let mut kind = None;
         for it in items {
             let t = self.expr(f, it);
@@ -483,18 +505,22 @@ impl Compiler<'_> {
 
     /// Reports an unknown name, with the closest known one as help.
     pub(super) fn unknown(&mut self, f: &FnCtx, id: &Ident) -> Ty {
-        let locals = f
-            .locals
-            .iter()
-            .filter(|l| !l.name.is_empty())
-            .map(|l| l.name.as_str());
-        let cands: Vec<&str> = locals
-            .chain(self.symbols.names())
-            .chain(builtins::value_names().map(|n| -> &str { n }))
-            .collect();
-        let help = did_you_mean(&id.name, cands).unwrap_or_else(|| {
-            "declare it with `var`, `fn`, `proc`, or under `kinds:`/`params:` in a YAML file".into()
-        });
+        let declare =
+            "declare it with `var`, `fn`, `proc`, or under `kinds:`/`params:` in a YAML file";
+        let help = if self.wants_help() {
+            let locals = f
+                .locals
+                .iter()
+                .filter(|l| !l.name.is_empty())
+                .map(|l| l.name.as_str());
+            let cands: Vec<&str> = locals
+                .chain(self.symbols.names())
+                .chain(builtins::value_names().map(|n| -> &str { n }))
+                .collect();
+            did_you_mean(&id.name, cands).unwrap_or_else(|| declare.into())
+        } else {
+            declare.into()
+        };
         self.diags.push(
             Diagnostic::new(
                 Code::UnknownName,

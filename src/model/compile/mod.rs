@@ -34,11 +34,12 @@ pub use types::{resolve_type, ty_name};
 
 use crate::ir::bytecode::{KindId, Op};
 use crate::ir::codes::Code;
-use crate::ir::diag::{Diagnostic, Diagnostics};
+use crate::ir::diag::{thousands, Diagnostic, Diagnostics};
 use crate::ir::ruleset::{ChoiceDef, Kind, ParamDef, Ty, VarDef};
 use crate::ir::span::Span;
 use crate::ir::symbols::{Sig, Symbols};
 use crate::lang::ast::{Block, Expr, Stmt};
+use crate::model::limits::MAX_LOCALS;
 
 /// Marks the element kind of `{}` until it meets a typed set.
 pub const ANY_KIND: KindId = u16::MAX;
@@ -65,12 +66,24 @@ pub struct Compiler<'a> {
     pub fn_bodies: &'a [Option<&'a Expr>],
     /// Functions being inlined (no recursion into them).
     pub inlining: Vec<u32>,
+    /// Instructions emitted by inlining so far: past [`MAX_INLINED`],
+    /// calls are compiled as calls (the code of nested calls would
+    /// otherwise grow as a power of their number).
+    pub inlined: usize,
+    /// The expressions and statements being compiled inside one another:
+    /// a call is inlined only above [`crate::lang::parser::MAX_DEPTH`], so that inlining at
+    /// most doubles how deep the compiler descends.
+    pub depth: usize,
 }
+
+/// The most instructions inlining adds to a ruleset's code.
+pub const MAX_INLINED: usize = 1 << 20;
 
 impl Compiler<'_> {
     /// Compiles a procedure body.
     pub fn proc_body(&mut self, f: &mut FnCtx, body: &Block) {
         self.block(f, body);
+        self.check_locals(f, body.span);
     }
 
     /// Compiles an expression as a whole function body.
@@ -79,12 +92,14 @@ impl Compiler<'_> {
         let got = self.expr(f, body);
         self.expect(&want, &got, body.span, "the result");
         f.emit(Op::Ret, body.span);
+        self.check_locals(f, body.span);
     }
 
     /// Compiles an expression of any type as a whole body; returns its type.
     pub fn value_body(&mut self, f: &mut FnCtx, e: &Expr) -> Ty {
         let t = self.expr(f, e);
         f.emit(Op::Ret, e.span);
+        self.check_locals(f, e.span);
         t
     }
 
@@ -92,6 +107,25 @@ impl Compiler<'_> {
     pub fn stmts_body(&mut self, f: &mut FnCtx, stmts: &[Stmt]) {
         for s in stmts {
             self.stmt(f, s);
+        }
+        if let (Some(first), Some(last)) = (stmts.first(), stmts.last()) {
+            self.check_locals(f, first.span.to(last.span));
+        }
+    }
+
+    /// Reports a body that declared more locals than [`MAX_LOCALS`].
+    fn check_locals(&mut self, f: &FnCtx, span: Span) {
+        if f.too_many_locals {
+            self.err(
+                Code::TooLarge,
+                span,
+                format!("more than {} locals in one body", thousands(MAX_LOCALS)),
+                format!(
+                    "a function or procedure holds at most {} locals (`let`s, loop variables \
+                     and parameters; docs/LANGUAGE.md, Limits): split it into procedures",
+                    thousands(MAX_LOCALS)
+                ),
+            );
         }
     }
 
@@ -106,6 +140,13 @@ impl Compiler<'_> {
         self.diags
             .push(Diagnostic::new(code, span, msg).help(help.into()));
         Ty::Error
+    }
+
+    /// Whether a help line worth computing (a "did you mean" among every
+    /// name) may be shown: not for a mistake in a body being inlined
+    /// (already reported), nor past the diagnostics a report shows.
+    fn wants_help(&self) -> bool {
+        self.inlining.is_empty() && !self.diags.is_full()
     }
 
     /// The name of a type, for messages.

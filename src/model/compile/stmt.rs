@@ -24,6 +24,13 @@ impl Compiler<'_> {
 
     /// One statement.
     pub(super) fn stmt(&mut self, f: &mut FnCtx, s: &Stmt) {
+        self.depth += 1;
+        self.stmt_here(f, s);
+        self.depth -= 1;
+    }
+
+    /// One statement at the current depth.
+    fn stmt_here(&mut self, f: &mut FnCtx, s: &Stmt) {
         let sp = s.span;
         match &s.kind {
             StmtKind::Let(name, ty, e) => self.let_stmt(f, name, ty.as_ref(), e, sp),

@@ -139,13 +139,17 @@ impl Builder {
 
     /// Every function and procedure by name.
     fn func_names(&self) -> Vec<(String, FuncId)> {
-        self.symbols
+        let mut names: Vec<(String, FuncId)> = self
+            .symbols
             .names()
             .filter_map(|n| match self.symbols.get(n) {
                 Some(Global::Func(f)) => Some((n.to_string(), *f)),
                 _ => None,
             })
-            .collect()
+            .collect();
+        // In declaration order, whatever the order of the hash map.
+        names.sort_by_key(|(_, f)| *f);
+        names
     }
 }
 

@@ -48,6 +48,8 @@ impl Builder {
             messages: Vec::new(),
             fn_bodies: &fn_bodies,
             inlining: Vec::new(),
+            inlined: 0,
+            depth: 0,
         };
         let funcs = compile_funcs(&mut c, &self.bodies, &self.sigs, rules);
         let mut extra = Extra {

@@ -1,14 +1,17 @@
 //! What the loader builds up, phase by phase (kinds, parameters,
 //! signatures, state variables), and how a name gets defined.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::ir::codes::Code;
 use crate::ir::diag::{Diagnostic, Diagnostics};
 use crate::ir::ruleset::{Kind, ParamDef, VarDef};
+use crate::ir::span::{SourceFile, Span};
 use crate::ir::symbols::{Global, Sig, Symbols};
 use crate::lang::ast;
 use crate::model::compile::check_reserved;
+use crate::model::limits::MAX_DATA_WORDS;
 
 /// The ruleset under construction.
 pub(super) struct Builder {
@@ -18,6 +21,11 @@ pub(super) struct Builder {
     pub symbols: Symbols,
     /// Kinds (index 0: players).
     pub kinds: Vec<Kind>,
+    /// The index of each item id, by kind.
+    pub item_ids: Vec<HashMap<String, i64>>,
+    /// Values of item and parameter data read so far (bounded by
+    /// [`MAX_DATA_WORDS`]).
+    pub data_words: usize,
     /// Parameters.
     pub params: Vec<ParamDef>,
     /// State variables, laid out.
@@ -53,6 +61,8 @@ impl Builder {
             diags,
             symbols: Symbols::default(),
             kinds: Vec::new(),
+            item_ids: Vec::new(),
+            data_words: 0,
             params: Vec::new(),
             vars: Vec::new(),
             sigs: Vec::new(),
@@ -60,14 +70,10 @@ impl Builder {
         }
     }
 
-    /// Defines a global name; a variant's file may redefine an existing
-    /// one. Reports a name defined twice and returns false.
-    pub fn define(&mut self, name: &ast::Ident, g: Global, is_variant: bool) -> bool {
+    /// Defines a global name (checking it is not reserved). Reports a
+    /// name defined twice and returns false.
+    pub fn define(&mut self, name: &ast::Ident, g: Global) -> bool {
         check_reserved(&mut self.diags, name);
-        if is_variant && self.symbols.get(&name.name).is_some() {
-            self.symbols.redefine(&name.name, g, name.span);
-            return true;
-        }
         if let Err(first) = self.symbols.define(&name.name, g, name.span) {
             self.diags.push(
                 Diagnostic::new(Code::DuplicateName, name.span, format!("`{}` is defined twice", name.name))
@@ -80,8 +86,32 @@ impl Builder {
         true
     }
 
-    /// The text of a loaded file.
-    pub fn text(&self, file: u32) -> Arc<str> {
-        self.diags.sources.file(file).text.clone()
+    /// Counts `words` more values of data, read at `span`: false (and
+    /// reported, once) when the data would pass [`MAX_DATA_WORDS`].
+    pub fn spend(&mut self, words: usize, span: Span) -> bool {
+        let before = self.data_words;
+        self.data_words = before.saturating_add(words);
+        if self.data_words <= MAX_DATA_WORDS {
+            return true;
+        }
+        if before <= MAX_DATA_WORDS {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::TooLarge,
+                    span,
+                    format!("the items' and parameters' data pass {MAX_DATA_WORDS} values here"),
+                )
+                .help(format!(
+                    "the data of a ruleset (fields, parameters, tables keyed by a kind: one \
+                     value per item) holds at most {MAX_DATA_WORDS} values (docs/LANGUAGE.md, Limits)"
+                )),
+            );
+        }
+        false
+    }
+
+    /// A loaded file (shared: it may be read while diagnostics are added).
+    pub fn source(&self, file: u32) -> Arc<SourceFile> {
+        self.diags.sources.shared(file)
     }
 }

@@ -9,7 +9,6 @@ use crate::ir::diag::{Diagnostic, Diagnostics};
 use crate::ir::ruleset::Ruleset;
 
 use super::files::{list_variants, GameSource};
-use super::yaml::node_span;
 use super::{load, LoadError};
 
 /// Checks `variants_by_players:` (counts the game allows, variants the
@@ -23,7 +22,7 @@ pub(super) fn read(
     let known = list_variants(dir);
     let mut out = Vec::new();
     for (&players, names) in &m.variants_by_players {
-        let span = |n: &marked_yaml::Spanned<String>| node_span(game.file, &game.text, n.span());
+        let span = |n: &marked_yaml::Spanned<String>| game.span(n.span());
         if !(m.players.min..=m.players.max).contains(&players) {
             let at = names.first().map_or(Default::default(), span);
             diags.push(

@@ -10,6 +10,7 @@ use crate::ir::ruleset::Ty;
 use crate::ir::symbols::{Global, Sig};
 use crate::lang::ast;
 use crate::model::compile::resolve_type;
+use crate::model::limits::MAX_PARAMS;
 
 use super::builder::{Body, Builder};
 use super::files::RulesFile;
@@ -27,7 +28,7 @@ impl Builder {
                                 continue; // replaced in layout_vars
                             }
                         }
-                        if self.define(&v.name, Global::Var(var_count), false) {
+                        if self.define(&v.name, Global::Var(var_count)) {
                             var_count += 1;
                         }
                     }
@@ -72,8 +73,23 @@ impl Builder {
                 )
             })
             .collect();
-        for (i, p) in params.iter().enumerate() {
-            if params[..i].iter().any(|q| q.name.name == p.name.name) {
+        if let Some(p) = params.get(MAX_PARAMS) {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::TooLarge,
+                    p.name.span,
+                    format!("`{}` has more than {MAX_PARAMS} parameters", name.name),
+                )
+                .label("one too many")
+                .help(format!(
+                    "a function or procedure takes at most {MAX_PARAMS} parameters \
+                     (docs/LANGUAGE.md, Limits): pass a table or an item instead"
+                )),
+            );
+        }
+        let checked = &params[..params.len().min(MAX_PARAMS)];
+        for (i, p) in checked.iter().enumerate() {
+            if checked[..i].iter().any(|q| q.name.name == p.name.name) {
                 self.diags.push(
                     Diagnostic::new(
                         Code::DuplicateName,
@@ -100,7 +116,7 @@ impl Builder {
             }
         }
         let fid = self.sigs.len() as FuncId;
-        if self.define(name, Global::Func(fid), false) {
+        if self.define(name, Global::Func(fid)) {
             self.sigs.push(sig);
             self.bodies.push(body);
         }

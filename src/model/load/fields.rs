@@ -4,14 +4,16 @@
 use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::ir::ruleset::{Data, FieldDef, Ty};
+use crate::ir::span::SourceFile;
 use crate::lang::parser;
 use crate::model::compile::resolve_type;
+use crate::model::limits::MAX_FIELDS;
 
 use super::builder::Builder;
 use super::files::syntax_diag;
 use super::kinds::{RawField, RawItem, RawKind};
-use super::values::default_data;
-use super::yaml::{check_keys, node_span};
+use super::values::{data_words, default_data, default_words};
+use super::yaml::{check_keys_in, span_in};
 
 impl Builder {
     /// Types the fields of every kind and reads its items' values, then
@@ -19,20 +21,65 @@ impl Builder {
     pub(super) fn kind_fields(&mut self, raws: &[RawKind]) {
         for (ri, r) in raws.iter().enumerate() {
             let k = ri + 1;
+            if r.fields.len() > MAX_FIELDS {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::TooLarge,
+                        r.fields[MAX_FIELDS].name_span,
+                        format!("kind `{}` has more than {MAX_FIELDS} fields", r.name),
+                    )
+                    .help(format!(
+                        "a kind has at most {MAX_FIELDS} fields (docs/LANGUAGE.md, Limits)"
+                    )),
+                );
+                continue;
+            }
             let mut fields = Vec::new();
             for f in &r.fields {
                 let def = self.field_def(f);
                 fields.push(def);
             }
+            if !self.spend(self.selection_words(k, &fields), r.span) {
+                continue;
+            }
             self.kinds[k].fields = fields.clone();
             self.kinds[k].grid = r.grid;
-            let text = self.text(r.file);
+            let mut last: Option<(&RawItem, Vec<Data>)> = None;
             for (ii, item) in r.items.iter().enumerate() {
-                let row = self.item_row(r, &text, item, &fields);
-                self.kinds[k].data[ii] = row;
+                // The copies of an item share its node: read it once.
+                let row = match &last {
+                    Some((prev, row)) if same_node(prev, item) => {
+                        let words = row.iter().map(data_words).sum();
+                        if self.spend(words, item.span) {
+                            row.clone()
+                        } else {
+                            vec![Data::Int(0); fields.len()]
+                        }
+                    }
+                    _ => {
+                        let src = self.source(item.span.file);
+                        self.item_row(r, &src, item, &fields)
+                    }
+                };
+                self.kinds[k].data[ii] = row.clone();
+                last = Some((item, row));
             }
         }
         self.finish_grids();
+    }
+
+    /// The words of the sets the engine keeps to select the items of kind
+    /// `k` by the value of a bool or item field (one set per value).
+    fn selection_words(&self, k: usize, fields: &[FieldDef]) -> usize {
+        let words = self.kinds[k].items.len().div_ceil(64).max(1);
+        fields
+            .iter()
+            .map(|f| match f.ty {
+                Ty::Bool => 2 * words,
+                Ty::Ent(e) => self.kinds.get(e as usize).map_or(0, |x| x.items.len()) * words,
+                _ => 0,
+            })
+            .sum()
     }
 
     /// A field's declaration: `name: type`, optional when the type ends
@@ -61,6 +108,20 @@ impl Builder {
                 .help("use a table {kind: int} or an array [kind]"),
             );
         }
+        let nested = match &ty {
+            Ty::Array(inner) | Ty::Map(_, inner) => matches!(**inner, Ty::Array(_) | Ty::Map(..)),
+            _ => false,
+        };
+        if nested {
+            self.diags.push(
+                Diagnostic::new(
+                    Code::UnsupportedType,
+                    f.ty_span,
+                    "a field cannot hold arrays or tables of arrays or tables",
+                )
+                .help("split the field: one array or table field per inner array or table"),
+            );
+        }
         if f.name == "copies" || f.name == "id" {
             self.diags.push(
                 Diagnostic::new(
@@ -84,18 +145,18 @@ impl Builder {
     fn item_row(
         &mut self,
         r: &RawKind,
-        text: &str,
+        src: &SourceFile,
         item: &RawItem,
         fields: &[FieldDef],
     ) -> Vec<Data> {
-        let map = item.node.as_ref().and_then(|n| n.as_mapping());
-        if let Some(n) = &item.node {
+        let map = item.node.as_deref().and_then(|n| n.as_mapping());
+        if let Some(n) = item.node.as_deref() {
             if map.is_none() && !matches!(n, marked_yaml::Node::Scalar(s) if s.as_str().is_empty())
             {
                 self.diags.push(
                     Diagnostic::new(
                         Code::BadValue,
-                        node_span(r.file, text, n.span()),
+                        span_in(src, n.span()),
                         format!("item `{}` must be a mapping of fields", item.id),
                     )
                     .help("write `id: {field: value, ...}`"),
@@ -105,9 +166,8 @@ impl Builder {
         if let Some(m) = map {
             let mut known: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
             known.push("copies");
-            check_keys(
-                r.file,
-                text,
+            check_keys_in(
+                src,
                 m,
                 &known,
                 &format!("an item of `{}`", r.name),
@@ -117,7 +177,7 @@ impl Builder {
         let mut row = Vec::new();
         for f in fields {
             match map.and_then(|m| m.get_node(&f.name)) {
-                Some(v) => row.push(self.value(r.file, text, v, &f.ty)),
+                Some(v) => row.push(self.value(src, v, &f.ty)),
                 None => {
                     if !f.optional {
                         self.diags.push(
@@ -134,10 +194,23 @@ impl Builder {
                             )),
                         );
                     }
-                    row.push(default_data(&f.ty, &self.kinds));
+                    let words = default_words(&f.ty, &self.kinds);
+                    row.push(if self.spend(words, item.span) {
+                        default_data(&f.ty, &self.kinds)
+                    } else {
+                        Data::Int(0)
+                    });
                 }
             }
         }
         row
+    }
+}
+
+/// Whether two items are copies of one (sharing its node).
+fn same_node(a: &RawItem, b: &RawItem) -> bool {
+    match (&a.node, &b.node) {
+        (Some(x), Some(y)) => std::rc::Rc::ptr_eq(x, y),
+        _ => false,
     }
 }

@@ -3,17 +3,20 @@
 //! with the files it adds. Every file is parsed here; no name is resolved.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use marked_yaml::Node;
 use serde::Deserialize;
 
 use crate::ir::codes::Code;
 use crate::ir::diag::{did_you_mean, Diagnostic, Diagnostics};
-use crate::ir::span::Span;
+use crate::ir::span::{SourceFile, Span};
 use crate::lang::{ast, parser};
+use crate::model::limits::MAX_RULES_BYTES;
 
 use super::manifest::{GameFile, VariantFile};
-use super::yaml::{self, node_span};
+use super::read::{is_plain_relative, read_text, Problem, Root};
+use super::yaml::{self, span_in};
 use super::LoadError;
 
 /// A data file (`kinds:`, `params:`), parsed.
@@ -44,20 +47,20 @@ pub(super) struct Removal {
     pub span: Span,
 }
 
-/// `game.yaml`, read: the manifest, its id in the source map and its text.
+/// `game.yaml`, read: the manifest and its file in the source map.
 pub(super) struct GameSource {
     /// What it says.
     pub manifest: GameFile,
     /// Its id in the source map.
     pub file: u32,
-    /// Its text.
-    pub text: String,
+    /// The file, to locate its nodes.
+    pub src: Arc<SourceFile>,
 }
 
 impl GameSource {
     /// The span of a node of `game.yaml`.
     pub fn span(&self, span: &marked_yaml::Span) -> Span {
-        node_span(self.file, &self.text, span)
+        span_in(&*self.src, span)
     }
 }
 
@@ -73,9 +76,34 @@ pub(super) struct Sources {
     pub removals: Vec<Removal>,
 }
 
+/// A file to load, with the place that names it.
+struct Listed {
+    /// Where it is.
+    path: PathBuf,
+    /// Why it may not be read (a path leaving the ruleset), if so.
+    refused: Option<Problem>,
+    /// The place naming it (`files:`, or the start of `game.yaml`).
+    span: Span,
+}
+
+impl Listed {
+    /// `name`, written at `span`, relative to `from` in the ruleset.
+    fn named(root: &Root, from: &Path, name: &str, span: Span) -> Listed {
+        let (path, refused) = match root.join(from, name) {
+            Ok(path) => (path, None),
+            Err(problem) => (from.join(name), Some(problem)),
+        };
+        Listed {
+            path,
+            refused,
+            span,
+        }
+    }
+}
+
 /// A variant, read: the files it adds and the items it takes out.
 struct Overlay {
-    files: Vec<(PathBuf, Span)>,
+    files: Vec<Listed>,
     removals: Vec<Removal>,
 }
 
@@ -89,36 +117,33 @@ pub(super) fn read_sources(
     variants: &[String],
 ) -> Result<(Sources, Diagnostics), LoadError> {
     let game_path = dir.join("game.yaml");
-    let text = std::fs::read_to_string(&game_path).map_err(|_| LoadError::NotFound {
-        code: Code::MissingFile,
-        message: format!(
-            "no ruleset at `{}`: `{}` cannot be read",
-            dir.display(),
-            game_path.display()
-        ),
-        help: "a ruleset is a directory holding game.yaml (e.g. rules/<game>)".into(),
-    })?;
+    let root = Root::new(dir);
+    let text = root
+        .check(&game_path)
+        .and_then(|()| read_text(&game_path))
+        .map_err(|problem| no_game_file(dir, &game_path, &problem))?;
     let mut diags = Diagnostics::default();
     let base = dir.parent().unwrap_or(Path::new("."));
-    let file = diags.sources.add(shown(base, &game_path), text.as_str());
-    let Some(manifest) = read_yaml::<GameFile>(file, &text, "game.yaml", &mut diags) else {
+    let file = diags.sources.add(shown(base, &game_path), text);
+    let src = diags.sources.shared(file);
+    let Some(manifest) = read_yaml::<GameFile>(&src, "game.yaml", &mut diags) else {
         return Err(LoadError::Invalid(diags));
     };
     let game = GameSource {
         manifest,
         file,
-        text,
+        src,
     };
-    let mut files = ruleset_files(dir, &game, &mut diags);
+    let mut files = ruleset_files(dir, &root, &game, &mut diags);
     let variant_from = files.len();
     let mut removals = Vec::new();
     for name in variants {
-        if let Some(overlay) = read_variant(dir, name, base, &mut diags)? {
+        if let Some(overlay) = read_variant(dir, &root, name, base, &mut diags)? {
             files.extend(overlay.files);
             removals.extend(overlay.removals);
         }
     }
-    let (datas, rules) = parse_files(&files, variant_from, base, &mut diags);
+    let (datas, rules) = parse_files(files, variant_from, base, &mut diags);
     if !diags.is_empty() {
         return Err(LoadError::Invalid(diags));
     }
@@ -131,6 +156,34 @@ pub(super) fn read_sources(
     Ok((sources, diags))
 }
 
+/// The error for a ruleset whose `game.yaml` cannot be read.
+fn no_game_file(dir: &Path, game_path: &Path, problem: &Problem) -> LoadError {
+    if matches!(problem, Problem::Missing) {
+        let places: Vec<String> = ruleset_places(&dir.to_string_lossy())
+            .iter()
+            .map(|p| format!("`{}`", p.display()))
+            .collect();
+        return LoadError::NotFound {
+            code: Code::MissingFile,
+            message: format!(
+                "no ruleset at `{}`: there is no `{}` (looked for a game.yaml in {})",
+                dir.display(),
+                game_path.display(),
+                places.join(", ")
+            ),
+            help: "a ruleset is a directory holding game.yaml: give its path, or the name of \
+                   one under rules/ (e.g. rules/<game>)"
+                .into(),
+        };
+    }
+    let (message, _, help) = problem.explain(&game_path.display().to_string());
+    LoadError::NotFound {
+        code: problem.code(),
+        message: format!("no ruleset at `{}`: {message}", dir.display()),
+        help,
+    }
+}
+
 /// How a file is named in diagnostics: its path from the ruleset's parent.
 fn shown(base: &Path, path: &Path) -> String {
     path.strip_prefix(base)
@@ -141,23 +194,27 @@ fn shown(base: &Path, path: &Path) -> String {
 
 /// Parses a YAML file and reads it with serde as `what`.
 fn read_yaml<T: for<'de> Deserialize<'de>>(
-    file: u32,
-    text: &str,
+    src: &SourceFile,
     what: &str,
     diags: &mut Diagnostics,
 ) -> Option<T> {
-    let node = yaml::parse_yaml(file, text, diags)?;
-    yaml::from_node::<T>(file, text, &node, what, diags)
+    let node = yaml::parse_yaml_in(src, diags)?;
+    yaml::from_node_in::<T>(src, &node, what, diags)
 }
 
 /// The files making a ruleset, in load order, each with the place that
 /// names it: `files:` of `game.yaml`, or else every `*.yaml` then every
 /// `*.rules` beside it, sorted by name.
-fn ruleset_files(dir: &Path, game: &GameSource, diags: &mut Diagnostics) -> Vec<(PathBuf, Span)> {
+fn ruleset_files(
+    dir: &Path,
+    root: &Root,
+    game: &GameSource,
+    diags: &mut Diagnostics,
+) -> Vec<Listed> {
     if let Some(files) = &game.manifest.files {
         return files
             .iter()
-            .map(|f| (dir.join(f.as_str()), game.span(f.span())))
+            .map(|f| Listed::named(root, dir, f.as_str(), game.span(f.span())))
             .collect();
     }
     let whole = Span::new(game.file, 0, 0);
@@ -167,7 +224,7 @@ fn ruleset_files(dir: &Path, game: &GameSource, diags: &mut Diagnostics) -> Vec<
         for e in entries.flatten() {
             let p = e.path();
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if name == "game.yaml" || !p.is_file() {
+            if name == "game.yaml" {
                 continue;
             }
             match p.extension().and_then(|e| e.to_str()) {
@@ -185,30 +242,67 @@ fn ruleset_files(dir: &Path, game: &GameSource, diags: &mut Diagnostics) -> Vec<
     }
     yaml.sort();
     rules.sort();
-    yaml.into_iter().chain(rules).map(|p| (p, whole)).collect()
+    yaml.into_iter()
+        .chain(rules)
+        .map(|path| Listed {
+            refused: root.check(&path).err(),
+            path,
+            span: whole,
+        })
+        .collect()
+}
+
+/// Whether a variant's name is a plain name (a file of `variants/`):
+/// letters, digits, `_`, `-` and `.`, not starting with `.`.
+fn is_variant_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
 /// Reads `variants/<name>.yaml`: `None` when it has mistakes (reported),
 /// an error when the ruleset has no such variant.
 fn read_variant(
     dir: &Path,
+    root: &Root,
     name: &str,
     base: &Path,
     diags: &mut Diagnostics,
 ) -> Result<Option<Overlay>, LoadError> {
+    if !is_variant_name(name) {
+        return Err(LoadError::NotFound {
+            code: Code::PathOutside,
+            message: format!("`{name}` is not a variant name"),
+            help: "a variant is named by the name of its file in the ruleset's variants/ \
+                   directory, without .yaml (letters, digits, `_`, `-`)"
+                .into(),
+        });
+    }
     let path = dir.join("variants").join(format!("{name}.yaml"));
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        return Err(unknown_variant(dir, name));
+    let text = match root.check(&path).and_then(|()| read_text(&path)) {
+        Ok(text) => text,
+        Err(Problem::Missing) => return Err(unknown_variant(dir, name)),
+        Err(problem) => {
+            let (message, _, help) = problem.explain(&shown(base, &path));
+            return Err(LoadError::NotFound {
+                code: problem.code(),
+                message: format!("variant `{name}`: {message}"),
+                help,
+            });
+        }
     };
-    let file = diags.sources.add(shown(base, &path), text.as_str());
-    let Some(variant) = read_yaml::<VariantFile>(file, &text, "a variant", diags) else {
+    let file = diags.sources.add(shown(base, &path), text);
+    let src = diags.sources.shared(file);
+    let Some(variant) = read_yaml::<VariantFile>(&src, "a variant", diags) else {
         return Ok(None);
     };
     let vdir = path.parent().unwrap_or(dir);
     let files = variant
         .files
         .iter()
-        .map(|f| (vdir.join(f.as_str()), node_span(file, &text, f.span())))
+        .map(|f| Listed::named(root, vdir, f.as_str(), span_in(&*src, f.span())))
         .collect();
     let mut removals = Vec::new();
     for (kind, ids) in &variant.remove {
@@ -216,7 +310,7 @@ fn read_variant(
             removals.push(Removal {
                 kind: kind.clone(),
                 id: id.to_string(),
-                span: node_span(file, &text, id.span()),
+                span: span_in(&*src, id.span()),
             });
         }
     }
@@ -245,129 +339,198 @@ fn unknown_variant(dir: &Path, name: &str) -> LoadError {
 /// Reads and parses each file; those from index `variant_from` on come
 /// from variants.
 fn parse_files(
-    files: &[(PathBuf, Span)],
+    files: Vec<Listed>,
     variant_from: usize,
     base: &Path,
     diags: &mut Diagnostics,
 ) -> (Vec<DataFile>, Vec<RulesFile>) {
     let mut datas = Vec::new();
     let mut rules = Vec::new();
-    for (i, (path, span)) in files.iter().enumerate() {
+    let mut rules_bytes = 0;
+    for (i, listed) in files.into_iter().enumerate() {
         let is_variant = i >= variant_from;
-        let Ok(text) = std::fs::read_to_string(path) else {
-            let (code, label, help) = if path.exists() {
-                (
-                    Code::UnreadableFile,
-                    "this file cannot be read",
-                    "check that the file is readable UTF-8 text",
-                )
-            } else {
-                (
-                    Code::MissingFile,
-                    "this file is missing",
-                    "check the file name, or create the file",
-                )
-            };
-            diags.push(
-                Diagnostic::new(code, *span, format!("cannot read `{}`", shown(base, path)))
-                    .label(label)
-                    .help(help),
-            );
+        let Listed {
+            path,
+            refused,
+            span,
+        } = listed;
+        let name = shown(base, &path);
+        if let Some(problem) = refused {
+            diags.push(problem.diagnostic(&name, span));
             continue;
+        }
+        let is_rules = match path.extension().and_then(|e| e.to_str()) {
+            Some("rules") => true,
+            Some("yaml") | Some("yml") => false,
+            _ => {
+                diags.push(
+                    Diagnostic::new(
+                        Code::UnknownFileType,
+                        span,
+                        format!("`{name}` is neither a .yaml nor a .rules file"),
+                    )
+                    .help("list data files (.yaml) and rules files (.rules)"),
+                );
+                continue;
+            }
         };
-        let file = diags.sources.add(shown(base, path), text.as_str());
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("rules") => match parser::parse_file(file, &text) {
+        let text = match read_text(&path) {
+            Ok(text) => text,
+            Err(problem) => {
+                diags.push(problem.diagnostic(&name, span));
+                continue;
+            }
+        };
+        if is_rules {
+            rules_bytes += text.len();
+            if rules_bytes > MAX_RULES_BYTES {
+                diags.push(rules_too_large(&name, span));
+                continue;
+            }
+        }
+        let file = diags.sources.add(name, text);
+        let src = diags.sources.shared(file);
+        if is_rules {
+            match parser::parse_file(file, &src.text) {
                 Ok(ast) => rules.push(RulesFile { ast, is_variant }),
                 Err(e) => diags.push(syntax_diag(e)),
-            },
-            Some("yaml") | Some("yml") => {
-                if let Some(node) = yaml::parse_yaml(file, &text, diags) {
-                    datas.push(DataFile {
-                        file,
-                        node,
-                        is_variant,
-                    });
-                }
             }
-            _ => diags.push(
-                Diagnostic::new(
-                    Code::UnknownFileType,
-                    *span,
-                    format!(
-                        "`{}` is neither a .yaml nor a .rules file",
-                        shown(base, path)
-                    ),
-                )
-                .help("list data files (.yaml) and rules files (.rules)"),
-            ),
+        } else if let Some(node) = yaml::parse_yaml_in(&*src, diags) {
+            datas.push(DataFile {
+                file,
+                node,
+                is_variant,
+            });
         }
     }
     (datas, rules)
 }
 
-/// The variants a ruleset offers.
+/// The report of a rules file that takes the ruleset's rules past
+/// [`MAX_RULES_BYTES`].
+fn rules_too_large(name: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::TooLarge,
+        span,
+        format!(
+            "with `{name}`, the rules files pass {} MB",
+            MAX_RULES_BYTES >> 20
+        ),
+    )
+    .label("too large")
+    .help(format!(
+        "the rules files of a ruleset (its variant's included) hold at most {} MB of text \
+         (docs/LANGUAGE.md, Limits)",
+        MAX_RULES_BYTES >> 20
+    ))
+}
+
+/// The variants a ruleset offers: the `.yaml` files of its `variants/`
+/// directory, but for the data files a variant names in its `files:`.
 pub fn list_variants(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir.join("variants"))
+    let vdir = dir.join("variants");
+    let mut found: Vec<(String, PathBuf)> = std::fs::read_dir(&vdir)
         .map(|rd| {
             rd.flatten()
                 .filter_map(|e| {
-                    let p = e.path();
-                    (p.extension().and_then(|x| x.to_str()) == Some("yaml"))
-                        .then(|| p.file_stem().map(|s| s.to_string_lossy().to_string()))
-                        .flatten()
+                    let name = e.file_name().to_str()?.strip_suffix(".yaml")?.to_string();
+                    is_variant_name(&name).then(|| (name, e.path()))
                 })
                 .collect()
         })
         .unwrap_or_default();
+    let mut named = std::collections::HashSet::new();
+    for (_, path) in &found {
+        for f in variant_files(path) {
+            named.insert(plain(&vdir.join(f)));
+        }
+    }
+    found.retain(|(_, path)| !named.contains(&plain(path)));
+    let mut v: Vec<String> = found.into_iter().map(|(name, _)| name).collect();
     v.sort();
     v
 }
 
-/// Resolves a ruleset argument: a directory, or a name under `rules/`.
-pub fn find_ruleset(arg: &str) -> PathBuf {
-    let p = PathBuf::from(arg);
-    if p.join("game.yaml").exists() {
-        return p;
+/// The files a variant file names (none when it cannot be read).
+fn variant_files(path: &Path) -> Vec<String> {
+    let Ok(text) = read_text(path) else {
+        return Vec::new();
+    };
+    if yaml::indented_too_deep(&text).is_some() {
+        return Vec::new();
     }
-    for base in ["rules", "../rules"] {
-        let q = Path::new(base).join(arg);
-        if q.join("game.yaml").exists() {
-            return q;
-        }
-    }
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("rules")
-        .join(arg);
-    if manifest.join("game.yaml").exists() {
-        return manifest;
-    }
-    p
+    let Ok(node) = marked_yaml::parse_yaml(0, &text) else {
+        return Vec::new();
+    };
+    node.as_mapping()
+        .and_then(|m| m.get_sequence("files"))
+        .map(|files| {
+            files
+                .iter()
+                .filter_map(|f| f.as_scalar().map(|s| s.as_str().to_string()))
+                .filter(|f| is_plain_relative(f))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
-/// Turns a syntax error into a diagnostic.
+/// A path without its `.` components, to compare paths written differently.
+fn plain(path: &Path) -> PathBuf {
+    path.components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect()
+}
+
+/// Where a ruleset argument is looked for, in order: the argument as a
+/// directory, then `rules/<arg>` and `../rules/<arg>` from the working
+/// directory, then `rules/<arg>` in the project holding the executable
+/// (a `tabula` built under a project's `target/`).
+pub fn ruleset_places(arg: &str) -> Vec<PathBuf> {
+    let mut places = vec![
+        PathBuf::from(arg),
+        Path::new("rules").join(arg),
+        Path::new("../rules").join(arg),
+    ];
+    if let Some(project) = executable_project() {
+        places.push(project.join("rules").join(arg));
+    }
+    places
+}
+
+/// The project the running executable was built in: the nearest of the
+/// four directories above it holding `Cargo.toml` and `rules/`.
+fn executable_project() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
+    exe.ancestors()
+        .skip(1)
+        .take(4)
+        .find(|d| d.join("Cargo.toml").is_file() && d.join("rules").is_dir())
+        .map(Path::to_path_buf)
+}
+
+/// Resolves a ruleset argument: the first of [`ruleset_places`] holding a
+/// `game.yaml`, or the argument itself (whose loading then reports every
+/// place looked at).
+pub fn find_ruleset(arg: &str) -> PathBuf {
+    ruleset_places(arg)
+        .into_iter()
+        .find(|p| p.join("game.yaml").exists())
+        .unwrap_or_else(|| PathBuf::from(arg))
+}
+
+/// Turns a syntax error (or a text nested too deep, a number too large)
+/// into a diagnostic.
 pub fn syntax_diag(e: parser::SyntaxError) -> Diagnostic {
-    let expected = match e.expected.len() {
-        0 => "something else".to_string(),
-        1 => e.expected[0].clone(),
-        n => format!(
-            "{} or {}",
-            e.expected[..n - 1].join(", "),
-            e.expected[n - 1]
-        ),
-    };
+    let message = e.message();
+    let expected = e.expected_text();
     let detail = e.detail.map(|d| *d).unwrap_or_default();
-    let mut d = Diagnostic::new(
-        Code::SyntaxError,
-        e.span,
-        format!("syntax error: expected {expected}, found {}", e.found),
-    )
-    .label(detail.label.unwrap_or_else(|| "unexpected here".into()))
-    .help(
-        detail
-            .help
-            .unwrap_or_else(|| format!("write {expected} here")),
-    );
+    let mut d = Diagnostic::new(e.code, e.span, message)
+        .label(detail.label.unwrap_or_else(|| "unexpected here".into()))
+        .help(
+            detail
+                .help
+                .unwrap_or_else(|| format!("write {expected} here")),
+        );
     if let Some((span, text)) = detail.note {
         d = d.note(span, text);
     }

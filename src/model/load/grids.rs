@@ -4,45 +4,73 @@
 use marked_yaml::Node;
 
 use crate::ir::codes::Code;
-use crate::ir::diag::Diagnostic;
+use crate::ir::diag::{thousands, Diagnostic};
 use crate::ir::grid::{Grid, GridShape};
-use crate::ir::span::Span;
+use crate::ir::span::{SourceFile, Span};
+use crate::model::limits::MAX_CELLS;
 
 use super::builder::Builder;
 use super::kinds::{RawItem, RawKind};
-use super::yaml::{check_keys, node_span};
+use super::yaml::{check_keys_in, span_in};
 
 impl Builder {
-    /// Reads a kind's `grid:`; the first grid given to a kind makes its
-    /// cells, `<kind>_X_Y` row by row, named at `span`.
+    /// Reads a kind's `grid:`, which makes its cells, `<kind>_X_Y` row by
+    /// row, named at `span`. A variant may give an existing grid again,
+    /// but not another size or shape, nor make a grid of a kind that has
+    /// items.
     pub(super) fn kind_grid(
         &mut self,
         raw: &mut RawKind,
-        file: u32,
-        text: &str,
+        src: &SourceFile,
         node: &Node,
         span: Span,
     ) {
-        let Some(grid) = self.grid_of(file, text, node) else {
+        let Some(grid) = self.grid_of(src, node) else {
             return;
         };
-        if raw.grid.is_none() {
-            for y in 0..grid.height {
-                for x in 0..grid.width {
-                    raw.items.push(RawItem {
-                        id: format!("{}_{x}_{y}", raw.name),
-                        span,
-                        node: None,
-                    });
+        let node_span = span_in(src, node.span());
+        match raw.grid {
+            Some(old) if old == grid => {}
+            Some(old) => self.diags.push(
+                Diagnostic::new(
+                    Code::BadValue,
+                    node_span,
+                    format!(
+                        "the grid `{}` is {}x{} already: its size and shape cannot change",
+                        raw.name, old.width, old.height
+                    ),
+                )
+                .help("a variant may give the grid's cells fields, not resize it"),
+            ),
+            None if !raw.items.is_empty() => self.diags.push(
+                Diagnostic::new(
+                    Code::BadValue,
+                    node_span,
+                    format!(
+                        "kind `{}` has items already: it cannot become a grid",
+                        raw.name
+                    ),
+                )
+                .help("a grid's items are its cells: declare the grid in a kind of its own"),
+            ),
+            None => {
+                for y in 0..grid.height {
+                    for x in 0..grid.width {
+                        raw.push(RawItem {
+                            id: format!("{}_{x}_{y}", raw.name),
+                            span,
+                            node: None,
+                        });
+                    }
                 }
+                raw.grid = Some(grid);
             }
         }
-        raw.grid = Some(grid);
     }
 
     /// `grid: {shape: square, width: 16, height: 11}`.
-    fn grid_of(&mut self, file: u32, text: &str, node: &Node) -> Option<Grid> {
-        let span = node_span(file, text, node.span());
+    fn grid_of(&mut self, src: &SourceFile, node: &Node) -> Option<Grid> {
+        let span = span_in(src, node.span());
         let Some(m) = node.as_mapping() else {
             self.diags.push(
                 Diagnostic::new(Code::BadValue, span, "`grid:` must be a mapping")
@@ -50,9 +78,8 @@ impl Builder {
             );
             return None;
         };
-        check_keys(
-            file,
-            text,
+        check_keys_in(
+            src,
             m,
             &["shape", "width", "height"],
             "a grid",
@@ -74,18 +101,38 @@ impl Builder {
                 return None;
             }
         };
+        let cells = |w: usize, h: usize| w.checked_mul(h).filter(|&n| n > 0 && n <= MAX_CELLS);
         match (num("width"), num("height")) {
-            (Some(w), Some(h)) if w > 0 && h > 0 && w * h <= 4096 => Some(Grid {
+            (Some(w), Some(h)) if cells(w, h).is_some() => Some(Grid {
                 shape,
                 width: w,
                 height: h,
             }),
+            (Some(w), Some(h)) if w > 0 && h > 0 => {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::TooLarge,
+                        span,
+                        format!(
+                            "a grid of {} by {} cells: more than {}",
+                            thousands(w),
+                            thousands(h),
+                            thousands(MAX_CELLS)
+                        ),
+                    )
+                    .help(format!(
+                        "a grid has at most {} cells (docs/LANGUAGE.md, Limits)",
+                        thousands(MAX_CELLS)
+                    )),
+                );
+                None
+            }
             _ => {
                 self.diags.push(
                     Diagnostic::new(
                         Code::BadValue,
                         span,
-                        "a grid needs a positive `width` and `height` (at most 4096 cells)",
+                        "a grid needs a positive `width` and `height`",
                     )
                     .help("write `grid: {shape: square, width: 16, height: 11}`"),
                 );

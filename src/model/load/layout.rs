@@ -2,12 +2,15 @@
 //! base's of its name) gets its type, its dimensions and its offset in the
 //! flat array of words that holds a game's state.
 
+use std::collections::HashMap;
+
 use crate::ir::codes::Code;
-use crate::ir::diag::{did_you_mean, Diagnostic};
+use crate::ir::diag::{did_you_mean, thousands, Diagnostic};
 use crate::ir::ruleset::{DimDef, Ty, VarDef, PLAYER};
 use crate::ir::symbols::Global;
 use crate::lang::ast;
 use crate::model::compile::{resolve_type, ANY_KIND};
+use crate::model::limits::MAX_STATE_WORDS;
 
 use super::builder::Builder;
 use super::files::RulesFile;
@@ -16,13 +19,17 @@ impl Builder {
     /// Lays out the state variables of every rules file, in order.
     pub(super) fn layout_vars(&mut self, rules: &[RulesFile]) {
         let mut offset = 0;
+        let mut reported = false;
         for d in var_decls(rules) {
-            offset = self.lay_out_var(d, offset);
+            offset = self.lay_out_var(d, offset, &mut reported);
         }
     }
 
-    /// Lays out one variable at `offset`; returns the offset after it.
-    fn lay_out_var(&mut self, d: &ast::VarDecl, offset: usize) -> usize {
+    /// Lays out one variable at `offset`; returns the offset after it. A
+    /// variable that would take the state past [`MAX_STATE_WORDS`] is
+    /// reported (the first one only: `reported`) and kept with one entry
+    /// per dimension, taking no room.
+    fn lay_out_var(&mut self, d: &ast::VarDecl, offset: usize, reported: &mut bool) -> usize {
         let ty = resolve_type(&mut self.diags, &self.symbols, &self.kinds, &d.ty);
         if matches!(ty, Ty::Array(_) | Ty::Map(..) | Ty::Text) {
             self.diags.push(
@@ -57,7 +64,21 @@ impl Builder {
                 .help("write `private var x[player, ...]: ...`, or use `hidden`"),
             );
         }
-        let len: usize = dims.iter().map(|x| x.size).product();
+        let end = match state_end(offset, elem_words, &dims) {
+            Ok(end) => end,
+            Err(size) => {
+                if !*reported {
+                    *reported = true;
+                    self.diags.push(state_too_large(d, offset, size));
+                }
+                // Keep the variable, one entry per dimension, so that its
+                // uses are checked.
+                for x in &mut dims {
+                    x.size = 1;
+                }
+                offset
+            }
+        };
         self.vars.push(VarDef {
             name: d.name.name.clone(),
             dims,
@@ -72,7 +93,7 @@ impl Builder {
         let vid = (self.vars.len() - 1) as u32;
         self.symbols
             .redefine(&d.name.name, Global::Var(vid), d.name.span);
-        offset + len * elem_words
+        end
     }
 
     /// A dimension: a kind (its items) or a range `lo..hi`. `None` for a
@@ -106,7 +127,8 @@ impl Builder {
                 }
             },
             ast::Dim::Range(lo, hi, span) => {
-                if hi <= lo || hi - lo > 100_000 {
+                let size = hi.checked_sub(*lo).filter(|&n| n > 0 && n <= 100_000);
+                if size.is_none() {
                     self.diags.push(
                         Diagnostic::new(
                             Code::BadRange,
@@ -120,7 +142,7 @@ impl Builder {
                     Some(DimDef {
                         kind: None,
                         lo: *lo,
-                        size: (hi - lo) as usize,
+                        size: size.unwrap_or(1) as usize,
                     })
                 }
             }
@@ -128,19 +150,66 @@ impl Builder {
     }
 }
 
+/// Where a variable of `elem_words` words per entry and dimensions `dims`
+/// laid out at `offset` ends, or, past [`MAX_STATE_WORDS`], its own size
+/// in words (`None` beyond `u128`).
+fn state_end(offset: usize, elem_words: usize, dims: &[DimDef]) -> Result<usize, Option<u128>> {
+    let size = dims
+        .iter()
+        .try_fold(elem_words as u128, |n, x| n.checked_mul(x.size as u128));
+    match size {
+        Some(n) if offset as u128 + n <= MAX_STATE_WORDS as u128 => Ok(offset + n as usize),
+        _ => Err(size),
+    }
+}
+
+/// The report of a variable taking the state past [`MAX_STATE_WORDS`]:
+/// alone (`size` words), or after `offset` words of the variables before.
+fn state_too_large(d: &ast::VarDecl, offset: usize, size: Option<u128>) -> Diagnostic {
+    let max = thousands(MAX_STATE_WORDS);
+    let name = &d.name.name;
+    let message = match size {
+        Some(n) if n <= MAX_STATE_WORDS as u128 => format!(
+            "the state passes {max} words with `{name}`: {} words after the {} of the \
+             variables before it",
+            thousands(n),
+            thousands(offset)
+        ),
+        Some(n) => format!(
+            "`{name}` takes {} words of state, more than {max}",
+            thousands(n)
+        ),
+        None => format!(
+            "`{name}` takes more than {} words of state",
+            thousands(u128::MAX)
+        ),
+    };
+    Diagnostic::new(Code::TooLarge, d.name.span, message)
+        .label("too large")
+        .help(format!(
+            "a game's state holds at most {max} words (docs/LANGUAGE.md, Limits): each entry \
+             of a variable takes one, a set of N items N / 64, a list N + 1; use smaller \
+             dimensions"
+        ))
+}
+
 /// The variable declarations in layout order: each name once, where it
 /// was first declared, with a variant's declaration in place of the base's.
 fn var_decls(rules: &[RulesFile]) -> Vec<&ast::VarDecl> {
     let mut decls: Vec<&ast::VarDecl> = Vec::new();
+    let mut at: HashMap<&str, usize> = HashMap::new();
     for rf in rules {
         for item in &rf.ast.items {
             let ast::Item::Var(v) = item else {
                 continue;
             };
-            match decls.iter().position(|d| d.name.name == v.name.name) {
-                Some(pos) if rf.is_variant => decls[pos] = v,
+            match at.get(v.name.name.as_str()) {
+                Some(&pos) if rf.is_variant => decls[pos] = v,
                 Some(_) => {} // reported as a duplicate already
-                None => decls.push(v),
+                None => {
+                    at.insert(&v.name.name, decls.len());
+                    decls.push(v);
+                }
             }
         }
     }

@@ -13,10 +13,12 @@ mod declare;
 mod fields;
 mod files;
 mod grids;
+mod items;
 mod kinds;
 mod layout;
 pub mod manifest;
 mod params;
+mod read;
 mod values;
 pub mod yaml;
 
@@ -29,7 +31,8 @@ use crate::ir::ruleset::Ruleset;
 use builder::Builder;
 
 pub use by_players::{load_for_players, with_players};
-pub use files::{find_ruleset, list_variants, syntax_diag};
+pub use files::{find_ruleset, list_variants, ruleset_places, syntax_diag};
+pub use read::MAX_FILE_BYTES;
 
 /// Why a ruleset could not be loaded.
 #[derive(Debug, thiserror::Error)]

@@ -8,19 +8,19 @@ use marked_yaml::Node;
 use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
 use crate::ir::ruleset::{Data, ParamDef, Ty};
-use crate::ir::span::Span;
+use crate::ir::span::{SourceFile, Span};
 use crate::ir::symbols::Global;
 use crate::lang::ast;
 
 use super::builder::Builder;
 use super::files::DataFile;
-use super::yaml::node_span;
+use super::yaml::{beyond_64_bits, number_out_of_range, span_in};
 
 impl Builder {
     /// Reads and defines the parameters of every data file.
     pub(super) fn collect_params(&mut self, datas: &[DataFile]) {
         for d in datas {
-            let text = self.text(d.file);
+            let src = self.source(d.file);
             let Some(params) = d.node.as_mapping().and_then(|m| m.get_node("params")) else {
                 continue;
             };
@@ -28,7 +28,7 @@ impl Builder {
                 self.diags.push(
                     Diagnostic::new(
                         Code::BadValue,
-                        node_span(d.file, &text, params.span()),
+                        span_in(&*src, params.span()),
                         "`params:` must be a mapping",
                     )
                     .help("write `params: {name: value}`"),
@@ -36,8 +36,8 @@ impl Builder {
                 continue;
             };
             for (name, value) in params.iter() {
-                let span = node_span(d.file, &text, name.span());
-                let (ty, data) = self.infer_param(d.file, &text, value);
+                let span = span_in(&*src, name.span());
+                let (ty, data) = self.infer_param(&src, value);
                 if ty == Ty::Error {
                     continue;
                 }
@@ -46,7 +46,11 @@ impl Builder {
                     span,
                 };
                 if d.is_variant {
-                    if let Some(p) = self.params.iter_mut().find(|p| p.name == id.name) {
+                    let existing = match self.symbols.get(&id.name) {
+                        Some(Global::Param(p)) => self.params.get_mut(*p as usize),
+                        _ => None,
+                    };
+                    if let Some(p) = existing {
                         p.ty = ty;
                         p.data = data;
                         p.span = span;
@@ -54,7 +58,7 @@ impl Builder {
                     }
                 }
                 let pid = self.params.len() as u32;
-                if self.define(&id, Global::Param(pid), false) {
+                if self.define(&id, Global::Param(pid)) {
                     self.params.push(ParamDef {
                         name: id.name,
                         ty,
@@ -67,13 +71,17 @@ impl Builder {
     }
 
     /// A parameter's type and value, told from the value.
-    fn infer_param(&mut self, file: u32, text: &str, node: &Node) -> (Ty, Data) {
-        let span = node_span(file, text, node.span());
+    fn infer_param(&mut self, src: &SourceFile, node: &Node) -> (Ty, Data) {
+        let span = span_in(src, node.span());
         match node {
             Node::Scalar(s) => {
                 let v = s.as_str();
                 if let Ok(i) = v.parse::<i64>() {
                     return (Ty::Int, Data::Int(i));
+                }
+                if beyond_64_bits(v) {
+                    self.diags.push(number_out_of_range(span, v));
+                    return (Ty::Int, Data::Int(0));
                 }
                 if v == "true" || v == "false" {
                     return (Ty::Bool, Data::Int((v == "true") as i64));
@@ -94,23 +102,17 @@ impl Builder {
             Node::Sequence(seq) => {
                 let mut out = Vec::new();
                 for n in seq.iter() {
-                    out.push(self.scalar_int(file, text, n));
+                    out.push(self.scalar_int(src, n));
                 }
                 (Ty::Array(Box::new(Ty::Int)), Data::Ints(out))
             }
-            Node::Mapping(map) => self.table_param(file, text, map, span),
+            Node::Mapping(map) => self.table_param(src, map, span),
         }
     }
 
     /// A table parameter: keyed by numbers or by the items of the kind its
     /// first key belongs to; its values are ints.
-    fn table_param(
-        &mut self,
-        file: u32,
-        text: &str,
-        map: &MarkedMappingNode,
-        span: Span,
-    ) -> (Ty, Data) {
+    fn table_param(&mut self, src: &SourceFile, map: &MarkedMappingNode, span: Span) -> (Ty, Data) {
         let first = map
             .keys()
             .next()
@@ -131,7 +133,7 @@ impl Builder {
             );
             return (Ty::Error, Data::Int(0));
         };
-        let data = self.table(file, text, map, &key_ty, &Ty::Int);
+        let data = self.table(src, map, &key_ty, &Ty::Int);
         (Ty::Map(Box::new(key_ty), Box::new(Ty::Int)), data)
     }
 }

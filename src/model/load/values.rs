@@ -8,18 +8,18 @@ use marked_yaml::Node;
 use crate::ir::codes::Code;
 use crate::ir::diag::{did_you_mean, Diagnostic};
 use crate::ir::ruleset::{Data, Kind, Ty, PLAYER};
-use crate::ir::span::Span;
+use crate::ir::span::{SourceFile, Span};
 use crate::ir::symbols::Global;
 
 use super::builder::Builder;
-use super::yaml::node_span;
+use super::yaml::{beyond_64_bits, number_out_of_range, span_in};
 
 impl Builder {
     /// A node as a value of type `ty`.
-    pub(super) fn value(&mut self, file: u32, text: &str, node: &Node, ty: &Ty) -> Data {
-        let span = node_span(file, text, node.span());
+    pub(super) fn value(&mut self, src: &SourceFile, node: &Node, ty: &Ty) -> Data {
+        let span = span_in(src, node.span());
         match ty {
-            Ty::Int => Data::Int(self.scalar_int(file, text, node)),
+            Ty::Int => Data::Int(self.scalar_int(src, node)),
             Ty::Bool => match node.as_scalar().map(|s| s.as_str()) {
                 Some("true") => Data::Int(1),
                 Some("false") => Data::Int(0),
@@ -53,9 +53,10 @@ impl Builder {
             },
             Ty::Proc => self.proc_value(node, span),
             Ty::Array(inner) => match node.as_sequence() {
+                Some(seq) if !self.spend(seq.len(), span) => Data::Ints(Vec::new()),
                 Some(seq) => Data::Ints(
                     seq.iter()
-                        .map(|n| self.value(file, text, n, inner).int())
+                        .map(|n| self.value(src, n, inner).int())
                         .collect(),
                 ),
                 None => {
@@ -67,7 +68,7 @@ impl Builder {
                 }
             },
             Ty::Map(k, v) => match node.as_mapping() {
-                Some(m) => self.table(file, text, m, k, v),
+                Some(m) => self.table(src, m, k, v),
                 None => {
                     self.diags.push(
                         Diagnostic::new(Code::BadValue, span, "expected a table `{key: value}`")
@@ -114,15 +115,17 @@ impl Builder {
                 Data::Int(*f as i64)
             }
             _ => {
-                let procs: Vec<String> = self
-                    .symbols
-                    .names()
-                    .filter(|n| matches!(self.symbols.get(n), Some(Global::Func(f)) if self.sigs[*f as usize].is_proc))
-                    .map(|s| s.to_string())
-                    .collect();
-                let help = did_you_mean(v, procs.iter().map(|s| s.as_str())).unwrap_or_else(|| {
-                    "declare it with `proc name(p: player) { ... }` in a .rules file".into()
-                });
+                let declare = "declare it with `proc name(p: player) { ... }` in a .rules file";
+                let help = if self.diags.is_full() {
+                    declare.into()
+                } else {
+                    let procs: Vec<&str> = self
+                        .symbols
+                        .names()
+                        .filter(|n| matches!(self.symbols.get(n), Some(Global::Func(f)) if self.sigs[*f as usize].is_proc))
+                        .collect();
+                    did_you_mean(v, procs).unwrap_or_else(|| declare.into())
+                };
                 self.diags.push(
                     Diagnostic::new(Code::UnknownName, span, format!("unknown procedure `{v}`"))
                         .label("not a procedure")
@@ -134,11 +137,15 @@ impl Builder {
     }
 
     /// A scalar node as an integer (0, reported, when it is not one).
-    pub(super) fn scalar_int(&mut self, file: u32, text: &str, n: &Node) -> i64 {
-        let span = node_span(file, text, n.span());
+    pub(super) fn scalar_int(&mut self, src: &SourceFile, n: &Node) -> i64 {
+        let span = span_in(src, n.span());
         match n.as_scalar().map(|s| s.as_str()) {
             Some(v) => match v.parse::<i64>() {
                 Ok(i) => i,
+                Err(_) if beyond_64_bits(v) => {
+                    self.diags.push(number_out_of_range(span, v));
+                    0
+                }
                 Err(_) => {
                     self.diags.push(
                         Diagnostic::new(
@@ -166,8 +173,7 @@ impl Builder {
     /// of a kind, as a dense row of values.
     pub(super) fn table(
         &mut self,
-        file: u32,
-        text: &str,
+        src: &SourceFile,
         map: &MarkedMappingNode,
         key: &Ty,
         val: &Ty,
@@ -178,12 +184,19 @@ impl Builder {
         } else {
             0
         };
-        let mut out: Vec<i64> = match key {
-            Ty::Ent(k) => vec![fill; self.kinds[*k as usize].items.len()],
-            _ => Vec::new(),
+        // A table keyed by a kind holds a value per item; one keyed by
+        // numbers, one per number up to its largest key (at most 4096).
+        let dense = match key {
+            Ty::Ent(k) => self.kinds[*k as usize].items.len(),
+            _ => 0,
         };
+        let here = span_in(src, map.span());
+        if !self.spend(dense, here) {
+            return Data::Ints(Vec::new());
+        }
+        let mut out: Vec<i64> = vec![fill; dense];
         for (k, v) in map.iter() {
-            let kspan = node_span(file, text, k.span());
+            let kspan = span_in(src, k.span());
             let idx = match key {
                 Ty::Int => match k.as_str().parse::<usize>() {
                     Ok(i) if i < 4096 => i,
@@ -211,19 +224,30 @@ impl Builder {
             if out.len() <= idx {
                 out.resize(idx + 1, fill);
             }
-            out[idx] = self.value(file, text, v, val).int();
+            out[idx] = self.value(src, v, val).int();
+        }
+        if dense == 0 && !self.spend(out.len(), here) {
+            return Data::Ints(Vec::new());
         }
         Data::Ints(out)
     }
 
     /// The index of the item `name` of a kind (reported when it has none).
     fn item_index(&mut self, kind: u16, name: &str, span: Span) -> Option<i64> {
-        let k = &self.kinds[kind as usize];
-        if let Some(i) = k.items.iter().position(|x| x == name) {
-            return Some(i as i64);
+        if let Some(&i) = self
+            .item_ids
+            .get(kind as usize)
+            .and_then(|ids| ids.get(name))
+        {
+            return Some(i);
         }
-        let help = did_you_mean(name, k.items.iter().map(|s| s.as_str()))
-            .unwrap_or_else(|| format!("the items of `{}` are: {}", k.name, preview(&k.items)));
+        let k = &self.kinds[kind as usize];
+        let list = || format!("the items of `{}` are: {}", k.name, preview(&k.items));
+        let help = if self.diags.is_full() {
+            list()
+        } else {
+            did_you_mean(name, k.items.iter().map(|s| s.as_str())).unwrap_or_else(list)
+        };
         self.diags.push(
             Diagnostic::new(
                 Code::UnknownItem,
@@ -237,13 +261,42 @@ impl Builder {
     }
 }
 
+/// The values a piece of data holds (at least one), as counted against
+/// the limit on data.
+pub(super) fn data_words(d: &Data) -> usize {
+    match d {
+        Data::Int(_) => 1,
+        Data::Ints(v) => v.len().max(1),
+        Data::Text(t) => t.len() / 8 + 1,
+    }
+}
+
+/// The values of the default of an optional field left out.
+pub(super) fn default_words(ty: &Ty, kinds: &[Kind]) -> usize {
+    match ty {
+        Ty::Map(k, _) => match **k {
+            Ty::Ent(k) => kinds[k as usize].items.len().max(1),
+            _ => 1,
+        },
+        _ => 1,
+    }
+}
+
 /// The value of an optional field left out.
 pub(super) fn default_data(ty: &Ty, kinds: &[Kind]) -> Data {
     match ty {
         Ty::Ent(_) | Ty::Proc => Data::Int(-1),
         Ty::Array(_) => Data::Ints(Vec::new()),
-        Ty::Map(k, _) => match **k {
-            Ty::Ent(k) => Data::Ints(vec![0; kinds[k as usize].items.len()]),
+        // As a table given without keys: none for items and procedures.
+        Ty::Map(k, v) => match **k {
+            Ty::Ent(k) => {
+                let fill = if matches!(**v, Ty::Ent(_) | Ty::Proc) {
+                    -1
+                } else {
+                    0
+                };
+                Data::Ints(vec![fill; kinds[k as usize].items.len()])
+            }
             _ => Data::Ints(Vec::new()),
         },
         Ty::Text => Data::Text(String::new()),

@@ -2,4 +2,4 @@
 # exit: 1
 # stderr: tabula::limit_reached
 # stderr: this choice offers at least 1000000000 options
-# at: rules/t.rules:6:5
+# at: rules/t.rules:9:5

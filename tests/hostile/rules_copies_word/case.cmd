@@ -1,0 +1,5 @@
+# `copies, many` counted as 1, silently
+# run: tabula check ruleset
+# exit: 1
+# stderr: tabula::bad_value
+# stderr: not `many`

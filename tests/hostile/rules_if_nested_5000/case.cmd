@@ -1,0 +1,5 @@
+# 5,000 nested `if` blocks, a stack overflow (abort) before the nesting limit
+# run: tabula check ruleset
+# exit: 1
+# stderr: tabula::too_deep
+# stderr: nested more than 64 deep

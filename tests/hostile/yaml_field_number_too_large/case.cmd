@@ -1,0 +1,5 @@
+# an item's field beyond 64 bits
+# run: tabula check ruleset
+# exit: 1
+# stderr: tabula::number_out_of_range
+# stderr: the number -99999999999999999999 is beyond

@@ -1,0 +1,4 @@
+# a number of a list parameter beyond 64 bits
+# run: tabula check ruleset
+# exit: 1
+# stderr: tabula::number_out_of_range
