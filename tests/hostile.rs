@@ -225,6 +225,9 @@ fn run(case: &Case, dir: &Path) -> Run {
         .current_dir(dir)
         .env("RUST_BACKTRACE", "0")
         .env("NO_COLOR", "1")
+        // No wrapping: a line holding the checkout's path must not wrap
+        // where the path's length says.
+        .env("COLUMNS", "100000")
         .stdin(if case.stdin.is_some() {
             Stdio::piped()
         } else {

@@ -351,7 +351,11 @@ pub fn eprint_report(report: &miette::Report) {
     } else {
         miette::GraphicalTheme::unicode_nocolor()
     };
-    let handler = miette::GraphicalReportHandler::new_themed(theme);
+    let mut handler = miette::GraphicalReportHandler::new_themed(theme);
+    // Reports wrap at 80 columns, or at `COLUMNS` when it is set.
+    if let Some(width) = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()) {
+        handler = handler.with_width(width);
+    }
     let mut out = String::new();
     if handler.render_report(&mut out, report.as_ref()).is_err() {
         out = format!("{report}\n");
