@@ -98,7 +98,7 @@ impl OriginError {
                     .into()
             }
             _ => format!(
-                "a ruleset named inside a file must be a name under rules/ (e.g. `tzolkin`) \
+                "a ruleset named inside a file must be a name under rules/ (e.g. `<game>`) \
                  or a relative path without `..`; to use another directory, give it on the \
                  command line: `{command} --ruleset <DIR>`"
             ),
@@ -161,7 +161,7 @@ mod tests {
 
     #[test]
     fn names_from_files_stay_inside() {
-        assert!(ruleset_in_file("tzolkin").is_ok());
+        assert!(ruleset_in_file("some-game").is_ok());
         assert!(ruleset_in_file("some/dir").is_ok());
         assert_eq!(
             ruleset_in_file("../x"),
@@ -175,9 +175,17 @@ mod tests {
             ruleset_in_file("/etc"),
             Err(OriginError::Absolute("/etc".into()))
         );
-        let inside = project_rules().join("tzolkin");
+        // Any ruleset the project ships.
+        let game = std::fs::read_dir(project_rules())
+            .expect("the project has rules/")
+            .flatten()
+            .find(|e| e.path().join("game.yaml").exists())
+            .expect("a ruleset under rules/")
+            .file_name();
+        let game = game.to_string_lossy();
+        let inside = project_rules().join(&*game);
         assert!(ruleset_in_file(&inside.display().to_string()).is_ok());
-        let escape = project_rules().join("tzolkin/../../src");
+        let escape = project_rules().join(format!("{game}/../../src"));
         assert!(ruleset_in_file(&escape.display().to_string()).is_err());
         assert_eq!(ruleset_in_file(" "), Err(OriginError::Empty));
         assert!(variant_in_file("advanced").is_ok());
