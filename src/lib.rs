@@ -9,7 +9,8 @@
 //!
 //! What a program needs is re-exported here:
 //!
-//! - loading: [`load()`], [`load_for_players`] (with the variants a player
+//! - loading: [`load()`], [`load_with`] (variants by name or path, parameters
+//!   set from outside), [`load_for_players`] (with the variants a player
 //!   count needs), [`find_ruleset`], [`Ruleset`], and the mistakes a
 //!   load reports ([`LoadError`], [`Diagnostics`], each [`Diagnostic`]
 //!   with its [`Code`]);
@@ -69,5 +70,7 @@ pub use engine::sample::determinize;
 pub use engine::state::Value;
 pub use engine::{ApplyError, Decision, ErrorKind, Game, GameLog, Outcome, RuntimeError};
 pub use ir::{Code, Diagnostic, Diagnostics, Ruleset};
-pub use model::{find_ruleset, load, load_for_players, LoadError};
+pub use model::{
+    find_ruleset, load, load_for_players, load_for_players_with, load_with, LoadError,
+};
 pub use scenario::{run_file as run_scenario, Outcome as ScenarioOutcome, ScenarioError};

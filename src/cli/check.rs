@@ -114,7 +114,8 @@ fn summary(rules: &Ruleset, arg: &str) -> String {
         "ok: {} ({}) loads and checks\n",
         rules.name, rules.id
     ));
-    let _ = arg;
+    let dir = crate::model::find_ruleset(arg);
+    out.push_str(&format!("directory:  {}\n", dir.display()));
     out.push_str(&format!(
         "players:    {}{}{}\n",
         rules.min_players,
@@ -129,7 +130,6 @@ fn summary(rules: &Ruleset, arg: &str) -> String {
             .map(|(n, v)| format!("; {n} players play with {}", v.join(" + ")))
             .collect::<String>()
     ));
-    let dir = crate::model::find_ruleset(arg);
     let available = crate::model::load::list_variants(&dir);
     out.push_str(&format!(
         "variants:   applied: {}; available: {}\n",
@@ -144,6 +144,11 @@ fn summary(rules: &Ruleset, arg: &str) -> String {
             available.join(", ")
         }
     ));
+    let set = crate::sim::overrides(rules);
+    if !set.is_empty() {
+        let s: Vec<String> = set.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        out.push_str(&format!("set:        {}\n", s.join(", ")));
+    }
     let kinds: Vec<String> = rules
         .kinds
         .iter()

@@ -16,17 +16,32 @@ fn variants(list: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// The variants and parameters set (`--set`) of one side of a comparison.
+pub(super) type Side<'a> = (&'a [String], &'a [(String, String)]);
+
+/// The name of one side in the report: its variants, then `--set NAME=VALUE`
+/// for each parameter it sets (`base` for neither).
+fn side_list(rules: &crate::model::Ruleset) -> Vec<String> {
+    let mut list = rules.variants.clone();
+    list.extend(
+        crate::sim::overrides(rules)
+            .iter()
+            .map(|(k, v)| format!("--set {k}={v}")),
+    );
+    list
+}
+
 pub(super) fn run(
     ruleset: &str,
-    variant: &[String],
-    against: &[String],
+    (variant, set): Side,
+    (against, against_set): Side,
     run: &RunArgs,
     json: Option<&Path>,
 ) -> CmdResult {
     let jobs = jobs(run)?;
     let (vb, va) = (variants(against), variants(variant));
-    let base_rules = load_named(ruleset, &vb)?;
-    let var_rules = load_named(ruleset, &va)?;
+    let base_rules = load_named(ruleset, &vb, against_set)?;
+    let var_rules = load_named(ruleset, &va, set)?;
     // The player count must suit both rule sets.
     let players = player_count(&base_rules, run.players)?;
     let players = player_count(&var_rules, Some(players))?;
@@ -42,11 +57,12 @@ pub(super) fn run(
             v.join("+")
         }
     };
+    sayln!("{}", super::applied::loaded_from(&dir));
     sayln!(
         "{}: {} against {}, {} games each, {} players, seed {}; {}",
         base_rules.name,
-        name(&va),
-        name(&vb),
+        name(&side_list(&var_rules)),
+        name(&side_list(&base_rules)),
         run.games,
         players,
         run.seed,
@@ -82,8 +98,8 @@ pub(super) fn run(
     })?;
     let mut c = compare::compare_tallies(&base, &var);
     c.ruleset = base_rules.id.clone();
-    c.baseline = base_rules.variants.clone();
-    c.variant = var_rules.variants.clone();
+    c.baseline = side_list(&base_rules);
+    c.variant = side_list(&var_rules);
     c.seats = seat_names(&base_rules, players);
     c.agents = specs.iter().map(|a| a.to_string()).collect();
     c.seed = run.seed;

@@ -24,6 +24,7 @@ macro_rules! esayln {
     ($($t:tt)*) => { $crate::cli::output::err(format_args!("{}\n", format_args!($($t)*))) };
 }
 
+pub mod applied;
 mod check;
 mod compare;
 mod jsonpos;
@@ -69,10 +70,18 @@ pub struct RulesetArgs {
     /// (e.g. `nim` for rules/nim).
     #[arg(value_name = "RULESET")]
     pub ruleset: String,
-    /// A variant to apply (a file in the ruleset's variants/ directory,
-    /// without .yaml); repeat to compose variants, applied in order.
-    #[arg(long = "variant", value_name = "V")]
+    /// A variant to apply: the name of a file of the ruleset's variants/
+    /// (without .yaml), or the path of a variant file anywhere (a value
+    /// holding `/` or ending in .yaml or .yml, from the current
+    /// directory); repeat to compose variants, applied in order.
+    #[arg(long = "variant", value_name = "NAME|PATH")]
     pub variants: Vec<String>,
+    /// Set a parameter of the ruleset's `params:` for this run, after the
+    /// variants: NAME=VALUE, the value written as in YAML (3, true, an item
+    /// id, [1, 2]); checked like a data file (an unknown name or a value of
+    /// another type is an error). Repeatable.
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = applied::parse_set)]
+    pub set: Vec<(String, String)>,
     /// Check the rules' `legal;` statements: at every decision also run
     /// each option in full, and stop with an error where `legal;` lets
     /// through an option the full run refuses (slow). With `check`, plays
@@ -178,14 +187,22 @@ pub enum Command {
         /// The ruleset: a directory holding game.yaml, or a name under rules/.
         #[arg(value_name = "RULESET")]
         ruleset: String,
-        /// A variant of the rule set under test (repeat to compose; `base`
-        /// for none).
-        #[arg(long = "variant", value_name = "V")]
+        /// A variant of the rule set under test, by name or path (repeat to
+        /// compose; `base` for none).
+        #[arg(long = "variant", value_name = "NAME|PATH")]
         variants: Vec<String>,
-        /// A variant of the baseline rule set (repeat to compose; `base` or
-        /// nothing for the base rules).
-        #[arg(long = "against", value_name = "B")]
+        /// A variant of the baseline rule set, by name or path (repeat to
+        /// compose; `base` or nothing for the base rules).
+        #[arg(long = "against", value_name = "NAME|PATH")]
         against: Vec<String>,
+        /// Set a parameter of the rule set under test: NAME=VALUE
+        /// (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = applied::parse_set)]
+        set: Vec<(String, String)>,
+        /// Set a parameter of the baseline rule set: NAME=VALUE
+        /// (repeatable).
+        #[arg(long = "against-set", value_name = "NAME=VALUE", value_parser = applied::parse_set)]
+        against_set: Vec<(String, String)>,
         /// Players, games, seed, bots, threads.
         #[command(flatten)]
         run: RunArgs,
@@ -307,9 +324,17 @@ pub fn run(cli: Cli) -> ExitCode {
             ruleset,
             variants,
             against,
+            set,
+            against_set,
             run,
             json,
-        } => compare::run(&ruleset, &variants, &against, &run, json.as_deref()),
+        } => compare::run(
+            &ruleset,
+            (&variants, &set),
+            (&against, &against_set),
+            &run,
+            json.as_deref(),
+        ),
         Command::Play {
             rules,
             players,
@@ -370,7 +395,7 @@ pub fn eprint_error(msg: impl std::fmt::Display) {
 
 /// Loads a ruleset, printing every diagnostic on failure.
 pub fn load_rules(args: &RulesetArgs) -> Result<Arc<Ruleset>, Failed> {
-    let mut rules = load_named(&args.ruleset, &args.variants)?;
+    let mut rules = load_named(&args.ruleset, &args.variants, &args.set)?;
     if args.check_legal {
         if let Some(r) = Arc::get_mut(&mut rules) {
             r.check_legal = true;
@@ -379,16 +404,24 @@ pub fn load_rules(args: &RulesetArgs) -> Result<Arc<Ruleset>, Failed> {
     Ok(rules)
 }
 
-/// Loads the ruleset named `arg` with `variants`, printing every diagnostic
-/// on failure.
-pub fn load_named(arg: &str, variants: &[String]) -> Result<Arc<Ruleset>, Failed> {
-    load_dir(&crate::model::find_ruleset(arg), variants)
+/// Loads the ruleset named `arg` with `variants` and the parameters `set`,
+/// printing every diagnostic on failure.
+pub fn load_named(
+    arg: &str,
+    variants: &[String],
+    set: &[(String, String)],
+) -> Result<Arc<Ruleset>, Failed> {
+    load_dir(&crate::model::find_ruleset(arg), variants, set)
 }
 
-/// Loads the ruleset in `dir` with `variants`, printing every diagnostic on
-/// failure.
-pub fn load_dir(dir: &std::path::Path, variants: &[String]) -> Result<Arc<Ruleset>, Failed> {
-    match crate::model::load(dir, variants) {
+/// Loads the ruleset in `dir` with `variants` and the parameters `set`,
+/// printing every diagnostic on failure.
+pub fn load_dir(
+    dir: &std::path::Path,
+    variants: &[String],
+    set: &[(String, String)],
+) -> Result<Arc<Ruleset>, Failed> {
+    match crate::model::load_with(dir, variants, set) {
         Ok(r) => Ok(Arc::new(r)),
         Err(LoadError::Invalid(d)) => {
             for r in d.reports() {
@@ -422,7 +455,7 @@ pub fn for_players(
         return Ok(rules);
     }
     needed.extend(rules.variants.iter().cloned());
-    let mut again = load_dir(dir, &needed)?;
+    let mut again = load_dir(dir, &needed, &rules.overrides)?;
     if let Some(r) = Arc::get_mut(&mut again) {
         r.check_legal = rules.check_legal;
     }

@@ -130,6 +130,11 @@ pub(super) fn run(
         seed,
         names[me]
     );
+    sayln!(
+        "{}; {}",
+        super::applied::describe(&rules),
+        super::applied::loaded_from(&crate::model::find_ruleset(&args.ruleset))
+    );
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut last_view: Option<Vec<String>> = None;

@@ -167,20 +167,9 @@ pub(super) fn run(path: &Path, ruleset: Option<&str>, unverified: bool) -> CmdRe
             )
         })?,
     };
-    for (i, v) in log.variants.iter().enumerate() {
-        if let Err(e) = variant_in_file(v) {
-            let range = element_of(&text, "variants", i).unwrap_or(0..1);
-            eprint_report(&log_file.report(
-                Code::PathOutside,
-                range,
-                &e.to_string(),
-                "not a variant name",
-                &e.help(""),
-            ));
-            return Err(Failed);
-        }
-    }
-    let rules = load_dir(&dir, &log.variants)?;
+    let variants = log_variants(&log_file, &log)?;
+    let set: Vec<(String, String)> = log.set.clone().into_iter().collect();
+    let rules = load_dir(&dir, &variants, &set)?;
     if log.players < rules.min_players || log.players > rules.max_players {
         return Err(log_file.fail_at_key(
             Code::LogMismatch,
@@ -224,6 +213,104 @@ pub(super) fn run(path: &Path, ruleset: Option<&str>, unverified: bool) -> CmdRe
         }
     );
     Ok(())
+}
+
+/// The log's variants, checked: a name must be a plain file name (of the
+/// ruleset's `variants/`); a path is looked for as written (from the
+/// current directory), then beside the log, and read only when its text
+/// has the hash the log records (so a log cannot make `replay` read, and
+/// quote, a file of its choosing). Returns the variants to load.
+fn log_variants(file: &Log, log: &GameLog) -> Result<Vec<String>, Failed> {
+    let mut out = Vec::new();
+    for (i, v) in log.variants.iter().enumerate() {
+        let range = || element_of(file.text, "variants", i).unwrap_or(0..1);
+        if !crate::model::load::is_variant_path(v) {
+            if let Err(e) = variant_in_file(v) {
+                eprint_report(&file.report(
+                    Code::PathOutside,
+                    range(),
+                    &e.to_string(),
+                    "not a variant name",
+                    &e.help(""),
+                ));
+                return Err(Failed);
+            }
+            out.push(v.clone());
+            continue;
+        }
+        let Some(want) = log.variant_hashes.get(i) else {
+            eprint_report(&file.report(
+                Code::LogInvalid,
+                range(),
+                &format!("the variant file `{v}` has no hash in the log's `variant_hashes`"),
+                "a variant given by a path",
+                "a log names a variant file by path only with the hash of its text, as                  `tabula play --log` writes it",
+            ));
+            return Err(Failed);
+        };
+        out.push(find_variant_file(file, v, want, range())?);
+    }
+    Ok(out)
+}
+
+/// Finds the variant file `v` a log names (with the hash `want`): as
+/// written, then beside the log (its path, then its file name).
+fn find_variant_file(
+    file: &Log,
+    v: &str,
+    want: &str,
+    range: Range<usize>,
+) -> Result<String, Failed> {
+    let given = Path::new(v);
+    let beside = file.path.parent().unwrap_or(Path::new("."));
+    let mut places = vec![given.to_path_buf()];
+    if given.is_relative() {
+        places.push(beside.join(given));
+    }
+    if let Some(name) = given.file_name() {
+        places.push(beside.join(name));
+    }
+    places.dedup();
+    let mut changed = None;
+    for place in &places {
+        let Ok(text) = crate::model::load::read_file_text(place) else {
+            continue;
+        };
+        if crate::model::load::variant_hash(&text) == want {
+            return Ok(place.display().to_string());
+        }
+        changed.get_or_insert(place.clone());
+    }
+    let shown: Vec<String> = places
+        .iter()
+        .map(|p| format!("`{}`", p.display()))
+        .collect();
+    let (message, help) = match changed {
+        Some(p) => (
+            format!(
+                "the variant file `{}` has changed since the log was written (its text no \
+                 longer has the hash {want})",
+                p.display()
+            ),
+            "restore the variant file the game was played with",
+        ),
+        None => (
+            format!(
+                "the variant file `{v}` the log was played with can no longer be found (looked \
+                 at {})",
+                shown.join(", ")
+            ),
+            "put the variant file back where it was, or beside the log",
+        ),
+    };
+    eprint_report(&file.report(
+        Code::LogMismatch,
+        range,
+        &message,
+        "a variant file of the game",
+        help,
+    ));
+    Err(Failed)
 }
 
 /// Refuses a log that would verify nothing: one without `result` (the key;

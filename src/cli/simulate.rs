@@ -231,10 +231,10 @@ fn remove_outputs(out: &OutputArgs) {
 }
 
 /// The line announcing a run.
-fn run_line(rules: &Ruleset, cfg: &SimConfig, variants: &[String], threads: usize) -> String {
+pub(super) fn run_line(rules: &Ruleset, cfg: &SimConfig, threads: usize) -> String {
     let range = cfg.range();
     format!(
-        "{}: {} games{}, {} players, seed {}{}; {}; {} thread{}",
+        "{}: {} games{}, {} players, seed {}; {}; {}; {} thread{}",
         rules.name,
         cfg.games,
         match cfg.shard {
@@ -243,11 +243,7 @@ fn run_line(rules: &Ruleset, cfg: &SimConfig, variants: &[String], threads: usiz
         },
         cfg.players,
         cfg.seed,
-        if variants.is_empty() {
-            String::new()
-        } else {
-            format!(", variants {}", variants.join(" + "))
-        },
+        super::applied::describe(rules),
         cfg.agents
             .iter()
             .map(|a| a.to_string())
@@ -287,7 +283,11 @@ pub(super) fn simulate(
     };
     let seats = seat_names(&rules, players);
     let mut files = Outputs::create(out, players, &seats)?;
-    sayln!("{}", run_line(&rules, &cfg, &rules.variants, threads));
+    sayln!(
+        "{}",
+        super::applied::loaded_from(&crate::model::find_ruleset(&args.ruleset))
+    );
+    sayln!("{}", run_line(&rules, &cfg, threads));
     let mut tally = Tally::new(players);
     let played = play(&rules, &cfg, run, jobs, &mut |g| {
         tally.add(&g);
@@ -359,10 +359,15 @@ pub(super) fn bench(
     }
     let budget = Duration::from_secs_f64(seconds);
     sayln!(
-        "{}: random games, {} players, {}s on one thread",
+        "{}",
+        super::applied::loaded_from(&crate::model::find_ruleset(&args.ruleset))
+    );
+    sayln!(
+        "{}: random games, {} players, {}s on one thread; {}",
         rules.name,
         players,
-        seconds
+        seconds,
+        super::applied::describe(&rules)
     );
     let random = vec![AgentSpec::Random; players];
     let start = Instant::now();

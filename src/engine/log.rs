@@ -8,9 +8,18 @@ use serde::{Deserialize, Serialize};
 pub struct GameLog {
     /// The ruleset's id (its directory name).
     pub ruleset: String,
-    /// Variants applied, in order.
+    /// Variants applied, in order: names of files of the ruleset's
+    /// `variants/`, or paths to variant files as they were given.
     #[serde(default)]
     pub variants: Vec<String>,
+    /// The hash of each variant file's text, in the order of `variants`
+    /// (absent in older logs): `replay` reads a variant given by a path
+    /// only when its text still has this hash.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variant_hashes: Vec<String>,
+    /// Parameters set from outside (`--set NAME=VALUE`), by name.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub set: std::collections::BTreeMap<String, String>,
     /// Seated players.
     pub players: usize,
     /// The seed of the random generator.
@@ -32,6 +41,8 @@ impl GameLog {
         GameLog {
             ruleset: game.rules().id.clone(),
             variants: game.rules().variants.clone(),
+            variant_hashes: game.rules().variant_hashes.clone(),
+            set: game.rules().overrides.iter().cloned().collect(),
             players: game.players(),
             seed: game.seed(),
             decisions: game.history().to_vec(),

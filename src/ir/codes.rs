@@ -54,7 +54,7 @@ codes! {
     UnknownFileType => "unknown_file_type",
         "a file listed in `files:` that is neither `.yaml` nor `.rules`";
     UnknownVariant => "unknown_variant",
-        "a variant the ruleset does not offer (no `variants/<name>.yaml`)";
+        "a variant the ruleset does not offer (no `variants/<name>.yaml`), or a variant path with no file";
     // YAML.
     YamlSyntax => "yaml_syntax",
         "text the YAML parser rejects: indentation, a missing colon, an unclosed bracket";
@@ -84,6 +84,8 @@ codes! {
     // Names.
     UnknownName => "unknown_name",
         "a name nothing declares: a variable, function, procedure, parameter or item id";
+    UnknownParam => "unknown_param",
+        "a `--set NAME=VALUE` whose NAME is not a parameter of the ruleset (`params:`)";
     UnknownKind => "unknown_kind",
         "a kind name that no data file declares";
     UnknownItem => "unknown_item",

@@ -259,8 +259,13 @@ pub struct Ruleset {
     pub id: String,
     /// Display name.
     pub name: String,
-    /// Variants applied, in order.
+    /// Variants applied, in order (names, or paths as given).
     pub variants: Vec<String>,
+    /// A hash of each variant file's text (16 hex digits), in the order
+    /// of `variants`.
+    pub variant_hashes: Vec<String>,
+    /// Parameters set from outside (`--set NAME=VALUE`), in order.
+    pub overrides: Vec<(String, String)>,
     /// Fewest players.
     pub min_players: usize,
     /// Most players.

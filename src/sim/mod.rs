@@ -114,6 +114,12 @@ pub struct GameRecord {
     pub unfinished: bool,
 }
 
+/// The parameters a ruleset was loaded with from outside (`--set`), by
+/// name; the last of several values for one name is the one applied.
+pub fn overrides(rules: &Ruleset) -> std::collections::BTreeMap<String, String> {
+    rules.overrides.iter().cloned().collect()
+}
+
 /// A game that failed: the rules raised an error while it was played.
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("game {game} (seed {seed}) failed after {decisions} decisions:\n{report}")]
@@ -144,8 +150,12 @@ pub struct Report {
     pub ruleset: String,
     /// The game's display name.
     pub name: String,
-    /// Variants applied.
+    /// Variants applied (names, or paths as given).
     pub variants: Vec<String>,
+    /// Parameters set from outside (`--set NAME=VALUE`), by name (absent
+    /// when none).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub set: std::collections::BTreeMap<String, String>,
     /// Seated players.
     pub players: usize,
     /// The seats' display names.
@@ -181,6 +191,7 @@ impl Report {
             ruleset: rules.id.clone(),
             name: rules.name.clone(),
             variants: rules.variants.clone(),
+            set: overrides(rules),
             players: cfg.players,
             seats,
             agents: cfg.agents.iter().map(|a| a.to_string()).collect(),
@@ -200,6 +211,7 @@ impl Report {
             ruleset: rules.id.clone(),
             name: rules.name.clone(),
             variants: rules.variants.clone(),
+            set: overrides(rules),
             players: cfg.players,
             seats,
             agents: cfg.agents.iter().map(|a| a.to_string()).collect(),

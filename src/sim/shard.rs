@@ -224,6 +224,7 @@ pub fn merge(parts: &[(String, Report)]) -> Result<Report, MergeError> {
         ruleset: head.ruleset.clone(),
         name: head.name.clone(),
         variants: head.variants.clone(),
+        set: head.set.clone(),
         players: head.players,
         seats: head.seats.clone(),
         agents: head.agents.clone(),
@@ -258,6 +259,13 @@ fn same_run(parts: &[(String, Report)]) -> Result<(), MergeError> {
                 "variant list",
                 format!("{:?}", head.variants),
                 format!("{:?}", r.variants),
+            );
+        }
+        if r.set != head.set {
+            return differs(
+                "parameter settings (--set)",
+                format!("{:?}", head.set),
+                format!("{:?}", r.set),
             );
         }
         if r.players != head.players {

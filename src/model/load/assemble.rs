@@ -52,6 +52,8 @@ impl Builder {
             id: String::new(),
             name: String::new(),
             variants: Vec::new(),
+            variant_hashes: Vec::new(),
+            overrides: Vec::new(),
             min_players: 0,
             max_players: 0,
             variants_by_players: Vec::new(),

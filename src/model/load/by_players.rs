@@ -8,8 +8,9 @@ use crate::ir::codes::Code;
 use crate::ir::diag::{Diagnostic, Diagnostics};
 use crate::ir::ruleset::Ruleset;
 
-use super::files::{list_variants, GameSource};
-use super::{load, LoadError};
+use super::files::GameSource;
+use super::variant::list_variants;
+use super::{load_with, LoadError};
 
 /// Checks `variants_by_players:` (counts the game allows, variants the
 /// ruleset offers) and returns it by player count.
@@ -68,7 +69,18 @@ pub fn load_for_players(
     variants: &[String],
     players: usize,
 ) -> Result<Ruleset, LoadError> {
-    let rules = load(dir, variants)?;
+    load_for_players_with(dir, variants, &[], players)
+}
+
+/// [`load_for_players`] with parameters set from outside (see
+/// [`super::load_with`]).
+pub fn load_for_players_with(
+    dir: &Path,
+    variants: &[String],
+    set: &[(String, String)],
+    players: usize,
+) -> Result<Ruleset, LoadError> {
+    let rules = load_with(dir, variants, set)?;
     with_players(rules, dir, players)
 }
 
@@ -80,7 +92,7 @@ pub fn with_players(rules: Ruleset, dir: &Path, players: usize) -> Result<Rulese
         return Ok(rules);
     }
     needed.extend(rules.variants.iter().cloned());
-    let mut again = load(dir, &needed)?;
+    let mut again = load_with(dir, &needed, &rules.overrides)?;
     again.check_legal = rules.check_legal;
     Ok(again)
 }

@@ -9,13 +9,15 @@ use marked_yaml::Node;
 use serde::Deserialize;
 
 use crate::ir::codes::Code;
-use crate::ir::diag::{did_you_mean, Diagnostic, Diagnostics};
+use crate::ir::diag::{Diagnostic, Diagnostics};
 use crate::ir::span::{SourceFile, Span};
 use crate::lang::{ast, parser};
 use crate::model::limits::MAX_RULES_BYTES;
 
-use super::manifest::{GameFile, VariantFile};
-use super::read::{is_plain_relative, read_text, Problem, Root};
+use super::manifest::GameFile;
+use super::overrides::{read_overrides, Override};
+use super::read::{read_text, Problem, Root};
+use super::variant::read_variant;
 use super::yaml::{self, span_in};
 use super::LoadError;
 
@@ -27,6 +29,9 @@ pub(super) struct DataFile {
     pub node: Node,
     /// Whether a variant brought it (its names may replace the base's).
     pub is_variant: bool,
+    /// Whether it is a variant file itself (whose `description:`,
+    /// `files:` and `remove:` are not data).
+    pub is_variant_file: bool,
 }
 
 /// A rules file, parsed.
@@ -74,21 +79,28 @@ pub(super) struct Sources {
     pub rules: Vec<RulesFile>,
     /// The items the variants take out, in order.
     pub removals: Vec<Removal>,
+    /// A hash of each variant file's text, in order.
+    pub variant_hashes: Vec<String>,
+    /// The parameters set from outside (`--set`), in order.
+    pub overrides: Vec<Override>,
 }
 
 /// A file to load, with the place that names it.
-struct Listed {
+pub(super) struct Listed {
     /// Where it is.
     path: PathBuf,
     /// Why it may not be read (a path leaving the ruleset), if so.
     refused: Option<Problem>,
     /// The place naming it (`files:`, or the start of `game.yaml`).
     span: Span,
+    /// A file already read and parsed (a variant file holding data): its
+    /// id in the source map and its contents.
+    inline: Option<(u32, Node)>,
 }
 
 impl Listed {
     /// `name`, written at `span`, relative to `from` in the ruleset.
-    fn named(root: &Root, from: &Path, name: &str, span: Span) -> Listed {
+    pub fn named(root: &Root, from: &Path, name: &str, span: Span) -> Listed {
         let (path, refused) = match root.join(from, name) {
             Ok(path) => (path, None),
             Err(problem) => (from.join(name), Some(problem)),
@@ -97,14 +109,19 @@ impl Listed {
             path,
             refused,
             span,
+            inline: None,
         }
     }
-}
 
-/// A variant, read: the files it adds and the items it takes out.
-struct Overlay {
-    files: Vec<Listed>,
-    removals: Vec<Removal>,
+    /// A data file already read as `file` in the source map.
+    pub fn inline(path: PathBuf, span: Span, file: u32, node: Node) -> Listed {
+        Listed {
+            path,
+            refused: None,
+            span,
+            inline: Some((file, node)),
+        }
+    }
 }
 
 /// Reads and parses the files of the ruleset in `dir` with `variants`,
@@ -115,6 +132,7 @@ struct Overlay {
 pub(super) fn read_sources(
     dir: &Path,
     variants: &[String],
+    set: &[(String, String)],
 ) -> Result<(Sources, Diagnostics), LoadError> {
     let game_path = dir.join("game.yaml");
     let root = Root::new(dir);
@@ -137,13 +155,19 @@ pub(super) fn read_sources(
     let mut files = ruleset_files(dir, &root, &game, &mut diags);
     let variant_from = files.len();
     let mut removals = Vec::new();
+    let mut variant_hashes = Vec::new();
     for name in variants {
-        if let Some(overlay) = read_variant(dir, &root, name, base, &mut diags)? {
-            files.extend(overlay.files);
-            removals.extend(overlay.removals);
+        match read_variant(dir, &root, name, base, &mut diags)? {
+            Some(overlay) => {
+                files.extend(overlay.files);
+                removals.extend(overlay.removals);
+                variant_hashes.push(overlay.hash);
+            }
+            None => variant_hashes.push(String::new()),
         }
     }
     let (datas, rules) = parse_files(files, variant_from, base, &mut diags);
+    let overrides = read_overrides(set, &mut diags);
     if !diags.is_empty() {
         return Err(LoadError::Invalid(diags));
     }
@@ -152,6 +176,8 @@ pub(super) fn read_sources(
         datas,
         rules,
         removals,
+        variant_hashes,
+        overrides,
     };
     Ok((sources, diags))
 }
@@ -185,7 +211,7 @@ fn no_game_file(dir: &Path, game_path: &Path, problem: &Problem) -> LoadError {
 }
 
 /// How a file is named in diagnostics: its path from the ruleset's parent.
-fn shown(base: &Path, path: &Path) -> String {
+pub(super) fn shown(base: &Path, path: &Path) -> String {
     path.strip_prefix(base)
         .unwrap_or(path)
         .display()
@@ -200,6 +226,17 @@ fn read_yaml<T: for<'de> Deserialize<'de>>(
 ) -> Option<T> {
     let node = yaml::parse_yaml_in(src, diags)?;
     yaml::from_node_in::<T>(src, &node, what, diags)
+}
+
+/// Parses a YAML file and reads it with serde as `what`, keeping the node.
+pub(super) fn read_yaml_node<T: for<'de> Deserialize<'de>>(
+    src: &SourceFile,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> Option<(Node, T)> {
+    let node = yaml::parse_yaml_in(src, diags)?;
+    let value = yaml::from_node_in::<T>(src, &node, what, diags)?;
+    Some((node, value))
 }
 
 /// The files making a ruleset, in load order, each with the place that
@@ -248,92 +285,9 @@ fn ruleset_files(
             refused: root.check(&path).err(),
             path,
             span: whole,
+            inline: None,
         })
         .collect()
-}
-
-/// Whether a variant's name is a plain name (a file of `variants/`):
-/// letters, digits, `_`, `-` and `.`, not starting with `.`.
-fn is_variant_name(name: &str) -> bool {
-    !name.is_empty()
-        && !name.starts_with('.')
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
-}
-
-/// Reads `variants/<name>.yaml`: `None` when it has mistakes (reported),
-/// an error when the ruleset has no such variant.
-fn read_variant(
-    dir: &Path,
-    root: &Root,
-    name: &str,
-    base: &Path,
-    diags: &mut Diagnostics,
-) -> Result<Option<Overlay>, LoadError> {
-    if !is_variant_name(name) {
-        return Err(LoadError::NotFound {
-            code: Code::PathOutside,
-            message: format!("`{name}` is not a variant name"),
-            help: "a variant is named by the name of its file in the ruleset's variants/ \
-                   directory, without .yaml (letters, digits, `_`, `-`)"
-                .into(),
-        });
-    }
-    let path = dir.join("variants").join(format!("{name}.yaml"));
-    let text = match root.check(&path).and_then(|()| read_text(&path)) {
-        Ok(text) => text,
-        Err(Problem::Missing) => return Err(unknown_variant(dir, name)),
-        Err(problem) => {
-            let (message, _, help) = problem.explain(&shown(base, &path));
-            return Err(LoadError::NotFound {
-                code: problem.code(),
-                message: format!("variant `{name}`: {message}"),
-                help,
-            });
-        }
-    };
-    let file = diags.sources.add(shown(base, &path), text);
-    let src = diags.sources.shared(file);
-    let Some(variant) = read_yaml::<VariantFile>(&src, "a variant", diags) else {
-        return Ok(None);
-    };
-    let vdir = path.parent().unwrap_or(dir);
-    let files = variant
-        .files
-        .iter()
-        .map(|f| Listed::named(root, vdir, f.as_str(), span_in(&*src, f.span())))
-        .collect();
-    let mut removals = Vec::new();
-    for (kind, ids) in &variant.remove {
-        for id in ids {
-            removals.push(Removal {
-                kind: kind.clone(),
-                id: id.to_string(),
-                span: span_in(&*src, id.span()),
-            });
-        }
-    }
-    Ok(Some(Overlay { files, removals }))
-}
-
-/// The error for a variant the ruleset does not offer.
-fn unknown_variant(dir: &Path, name: &str) -> LoadError {
-    let known = list_variants(dir);
-    let help = did_you_mean(name, known.iter().map(|s| s.as_str()))
-        .map(|h| format!("{h} (variants of this ruleset: {})", known.join(", ")))
-        .unwrap_or_else(|| {
-            if known.is_empty() {
-                "this ruleset has no variants".into()
-            } else {
-                format!("variants of this ruleset: {}", known.join(", "))
-            }
-        });
-    LoadError::NotFound {
-        code: Code::UnknownVariant,
-        message: format!("unknown variant `{name}`"),
-        help,
-    }
 }
 
 /// Reads and parses each file; those from index `variant_from` on come
@@ -353,7 +307,17 @@ fn parse_files(
             path,
             refused,
             span,
+            inline,
         } = listed;
+        if let Some((file, node)) = inline {
+            datas.push(DataFile {
+                file,
+                node,
+                is_variant,
+                is_variant_file: true,
+            });
+            continue;
+        }
         let name = shown(base, &path);
         if let Some(problem) = refused {
             diags.push(problem.diagnostic(&name, span));
@@ -400,6 +364,7 @@ fn parse_files(
                 file,
                 node,
                 is_variant,
+                is_variant_file: false,
             });
         }
     }
@@ -423,62 +388,6 @@ fn rules_too_large(name: &str, span: Span) -> Diagnostic {
          (docs/LANGUAGE.md, Limits)",
         MAX_RULES_BYTES >> 20
     ))
-}
-
-/// The variants a ruleset offers: the `.yaml` files of its `variants/`
-/// directory, but for the data files a variant names in its `files:`.
-pub fn list_variants(dir: &Path) -> Vec<String> {
-    let vdir = dir.join("variants");
-    let mut found: Vec<(String, PathBuf)> = std::fs::read_dir(&vdir)
-        .map(|rd| {
-            rd.flatten()
-                .filter_map(|e| {
-                    let name = e.file_name().to_str()?.strip_suffix(".yaml")?.to_string();
-                    is_variant_name(&name).then(|| (name, e.path()))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut named = std::collections::HashSet::new();
-    for (_, path) in &found {
-        for f in variant_files(path) {
-            named.insert(plain(&vdir.join(f)));
-        }
-    }
-    found.retain(|(_, path)| !named.contains(&plain(path)));
-    let mut v: Vec<String> = found.into_iter().map(|(name, _)| name).collect();
-    v.sort();
-    v
-}
-
-/// The files a variant file names (none when it cannot be read).
-fn variant_files(path: &Path) -> Vec<String> {
-    let Ok(text) = read_text(path) else {
-        return Vec::new();
-    };
-    if yaml::indented_too_deep(&text).is_some() {
-        return Vec::new();
-    }
-    let Ok(node) = marked_yaml::parse_yaml(0, &text) else {
-        return Vec::new();
-    };
-    node.as_mapping()
-        .and_then(|m| m.get_sequence("files"))
-        .map(|files| {
-            files
-                .iter()
-                .filter_map(|f| f.as_scalar().map(|s| s.as_str().to_string()))
-                .filter(|f| is_plain_relative(f))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// A path without its `.` components, to compare paths written differently.
-fn plain(path: &Path) -> PathBuf {
-    path.components()
-        .filter(|c| !matches!(c, std::path::Component::CurDir))
-        .collect()
 }
 
 /// Where a ruleset argument is looked for, in order: the argument as a

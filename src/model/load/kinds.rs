@@ -227,13 +227,23 @@ impl Builder {
             );
             return None;
         };
-        check_keys_in(
-            src,
-            map,
-            &["kinds", "params", "doc"],
-            "a data file",
-            &mut self.diags,
-        );
+        if d.is_variant_file {
+            check_keys_in(
+                src,
+                map,
+                &["kinds", "params", "doc", "description", "files", "remove"],
+                "a variant",
+                &mut self.diags,
+            );
+        } else {
+            check_keys_in(
+                src,
+                map,
+                &["kinds", "params", "doc"],
+                "a data file",
+                &mut self.diags,
+            );
+        }
         let kinds = map.get_node("kinds")?;
         let Some(kinds) = kinds.as_mapping() else {
             self.diags.push(

@@ -45,7 +45,9 @@ pub struct PlayerRange {
     pub max: usize,
 }
 
-/// A variant overlay: `variants/<name>.yaml`.
+/// A variant overlay: `variants/<name>.yaml`, or a file anywhere given by
+/// its path. Besides its own keys it may hold what a data file holds
+/// (`params:`, `kinds:`, `doc:`), read as a data file after its `files:`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VariantFile {
@@ -60,4 +62,20 @@ pub struct VariantFile {
     /// Items the variant takes out of the game, by kind: `{kind: [id, ...]}`.
     #[serde(default)]
     pub remove: std::collections::BTreeMap<String, Vec<Spanned<String>>>,
+    /// Parameters set by the variant itself (read as a data file's).
+    #[serde(default)]
+    pub params: Option<serde::de::IgnoredAny>,
+    /// Kinds and items added or replaced by the variant itself.
+    #[serde(default)]
+    pub kinds: Option<serde::de::IgnoredAny>,
+    /// A note, as in a data file.
+    #[serde(default)]
+    pub doc: Option<serde::de::IgnoredAny>,
+}
+
+impl VariantFile {
+    /// Whether the file holds data sections of its own.
+    pub fn has_data(&self) -> bool {
+        self.params.is_some() || self.kinds.is_some()
+    }
 }

@@ -17,9 +17,11 @@ mod items;
 mod kinds;
 mod layout;
 pub mod manifest;
+mod overrides;
 mod params;
 mod read;
 mod values;
+mod variant;
 pub mod yaml;
 
 use std::path::Path;
@@ -30,9 +32,16 @@ use crate::ir::ruleset::Ruleset;
 
 use builder::Builder;
 
-pub use by_players::{load_for_players, with_players};
-pub use files::{find_ruleset, list_variants, ruleset_places, syntax_diag};
+pub use by_players::{load_for_players, load_for_players_with, with_players};
+pub use files::{find_ruleset, ruleset_places, syntax_diag};
 pub use read::MAX_FILE_BYTES;
+pub use variant::{is_variant_path, list_variants, variant_hash};
+
+/// Reads a file as a ruleset's files are read (a regular file, at most
+/// [`MAX_FILE_BYTES`], UTF-8), or says why not.
+pub fn read_file_text(path: &Path) -> Result<String, String> {
+    read::read_text(path).map_err(|p| p.explain(&path.display().to_string()).0)
+}
 
 /// Why a ruleset could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -72,12 +81,25 @@ impl miette::Diagnostic for LoadError {
 
 /// Loads and checks the ruleset in `dir`, applying `variants` in order.
 pub fn load(dir: &Path, variants: &[String]) -> Result<Ruleset, LoadError> {
-    let (src, diags) = files::read_sources(dir, variants)?;
+    load_with(dir, variants, &[])
+}
+
+/// Loads and checks the ruleset in `dir`, applying `variants` in order
+/// (each a name of a file of its `variants/`, or a path: see
+/// [`is_variant_path`]), then setting the parameters of `set` (`NAME`,
+/// `VALUE` as YAML), each checked against the parameter it replaces.
+pub fn load_with(
+    dir: &Path,
+    variants: &[String],
+    set: &[(String, String)],
+) -> Result<Ruleset, LoadError> {
+    let (src, diags) = files::read_sources(dir, variants, set)?;
     let mut b = Builder::new(diags);
     let variants_by_players = by_players::read(&src.game, dir, &mut b.diags);
     b.player_kind(&src.game);
     let raw = b.collect_kinds(&src.datas, &src.removals);
     b.collect_params(&src.datas);
+    b.apply_overrides(&src.overrides);
     b.declare_rules(&src.rules);
     b.kind_fields(&raw);
     b.layout_vars(&src.rules);
@@ -87,6 +109,8 @@ pub fn load(dir: &Path, variants: &[String]) -> Result<Ruleset, LoadError> {
             let game = &src.game.manifest;
             r.id = ruleset_id(dir);
             r.variants = variants.to_vec();
+            r.variant_hashes = src.variant_hashes.clone();
+            r.overrides = set.to_vec();
             r.name = game.name.to_string();
             r.min_players = game.players.min;
             r.max_players = game.players.max;

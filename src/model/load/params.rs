@@ -71,7 +71,7 @@ impl Builder {
     }
 
     /// A parameter's type and value, told from the value.
-    fn infer_param(&mut self, src: &SourceFile, node: &Node) -> (Ty, Data) {
+    pub(super) fn infer_param(&mut self, src: &SourceFile, node: &Node) -> (Ty, Data) {
         let span = span_in(src, node.span());
         match node {
             Node::Scalar(s) => {
