@@ -35,14 +35,25 @@ pub(super) fn run(files: &[PathBuf], out: &OutputArgs) -> CmdResult {
     })?;
     // The files first: a closed stdout must not keep them from being written.
     write_outputs(&merged, out, None)?;
+    let set: Vec<String> = merged.set.iter().map(|(k, v)| format!("{k}={v}")).collect();
     sayln!(
-        "{}: merged {} file{} into a run of {} games, {} players, seed {}",
+        "{}: merged {} file{} into a run of {} games, {} players, seed {}; {}{}",
         merged.name,
         files.len(),
         if files.len() == 1 { "" } else { "s" },
         merged.total_games,
         merged.players,
-        merged.seed
+        merged.seed,
+        if merged.variants.is_empty() {
+            "base rules".to_string()
+        } else {
+            format!("variants {}", merged.variants.join(" + "))
+        },
+        if set.is_empty() {
+            String::new()
+        } else {
+            format!("; set {}", set.join(", "))
+        }
     );
     say!(
         "{}",

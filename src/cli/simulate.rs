@@ -155,7 +155,12 @@ struct Outputs {
 impl Outputs {
     /// Creates every file asked for, so that a path that cannot be written
     /// fails before any game is played.
-    fn create(out: &OutputArgs, players: usize, seats: &[String]) -> Result<Outputs, Failed> {
+    fn create(
+        out: &OutputArgs,
+        rules: &Ruleset,
+        players: usize,
+        seats: &[String],
+    ) -> Result<Outputs, Failed> {
         let cannot = |path: &Path, e: std::io::Error| {
             eprint_error(format!("cannot write `{}`: {e}", path.display()));
             Failed
@@ -165,7 +170,10 @@ impl Outputs {
             None => None,
         };
         let csv = match &out.csv {
-            Some(p) => Some(CsvWriter::create(p, players, seats).map_err(|e| cannot(p, e))?),
+            Some(p) => {
+                let extra = sim::csv::applied_columns(&rules.variants, &sim::overrides(rules));
+                Some(CsvWriter::create_with(p, players, seats, extra).map_err(|e| cannot(p, e))?)
+            }
             None => None,
         };
         let html = match &out.report {
@@ -282,7 +290,7 @@ pub(super) fn simulate(
         jobs
     };
     let seats = seat_names(&rules, players);
-    let mut files = Outputs::create(out, players, &seats)?;
+    let mut files = Outputs::create(out, &rules, players, &seats)?;
     sayln!(
         "{}",
         super::applied::loaded_from(&crate::model::find_ruleset(&args.ruleset))

@@ -5,7 +5,10 @@
 //! `winners` (seat names separated by spaces), then per seat
 //! `score_<seat>` and `win_<seat>` (1 for a win, 1/k of a k-way shared win,
 //! 0 for a loss). A game given up after the decision limit has
-//! `(unfinished)` as its winners and empty scores and wins.
+//! `(unfinished)` as its winners and empty scores and wins. A run with
+//! variants or parameters set (`--set`) has two more columns, the same on
+//! every row: `variants` (joined by ` + `) and `set` (`NAME=VALUE`
+//! separated by spaces); a run of the base rules has neither.
 
 use super::{win_share, GameRecord, Report};
 
@@ -90,11 +93,47 @@ pub fn row(players: usize, seats: &[String], g: &GameRecord) -> String {
     out
 }
 
+/// The extra columns of a run with variants or parameters set: the text
+/// to add to the header line and to every row (each starting with `,`),
+/// or `None` for a run of the base rules.
+pub fn applied_columns(
+    variants: &[String],
+    set: &std::collections::BTreeMap<String, String>,
+) -> Option<(String, String)> {
+    if variants.is_empty() && set.is_empty() {
+        return None;
+    }
+    let set: Vec<String> = set.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    Some((
+        ",variants,set".into(),
+        format!(
+            ",{},{}",
+            field(&variants.join(" + ")),
+            field(&set.join(" "))
+        ),
+    ))
+}
+
+/// `line` (ending in a line break) with `extra` added before the break.
+pub fn with_extra(line: String, extra: Option<&str>) -> String {
+    match extra {
+        Some(extra) => format!("{}{extra}\n", line.trim_end_matches('\n')),
+        None => line,
+    }
+}
+
 /// The CSV text of a report's games (with a header line).
 pub fn render(report: &Report) -> String {
-    let mut out = header(report.players, &report.seats);
+    let extra = applied_columns(&report.variants, &report.set);
+    let mut out = with_extra(
+        header(report.players, &report.seats),
+        extra.as_ref().map(|e| e.0.as_str()),
+    );
     for g in &report.games {
-        out.push_str(&row(report.players, &report.seats, g));
+        out.push_str(&with_extra(
+            row(report.players, &report.seats, g),
+            extra.as_ref().map(|e| e.1.as_str()),
+        ));
     }
     out
 }

@@ -120,24 +120,47 @@ pub struct CsvWriter {
     out: BufWriter<File>,
     players: usize,
     seats: Vec<String>,
+    /// The text every row ends with (see [`csv::applied_columns`]).
+    extra: Option<String>,
 }
 
 impl CsvWriter {
     /// Creates (or empties) `path` and writes the header line.
+    #[cfg(test)]
     pub fn create(path: &Path, players: usize, seats: &[String]) -> io::Result<CsvWriter> {
+        CsvWriter::create_with(path, players, seats, None)
+    }
+
+    /// [`CsvWriter::create`] with the extra columns of a run with variants
+    /// or parameters set (see [`csv::applied_columns`]).
+    pub fn create_with(
+        path: &Path,
+        players: usize,
+        seats: &[String],
+        extra: Option<(String, String)>,
+    ) -> io::Result<CsvWriter> {
         let mut out = BufWriter::new(File::create(path)?);
-        out.write_all(csv::header(players, seats).as_bytes())?;
+        let (head, row) = match extra {
+            Some((h, r)) => (Some(h), Some(r)),
+            None => (None, None),
+        };
+        let header = csv::with_extra(csv::header(players, seats), head.as_deref());
+        out.write_all(header.as_bytes())?;
         Ok(CsvWriter {
             out,
             players,
             seats: seats.to_vec(),
+            extra: row,
         })
     }
 
     /// Adds the next game's row.
     pub fn push(&mut self, g: &GameRecord) -> io::Result<()> {
-        self.out
-            .write_all(csv::row(self.players, &self.seats, g).as_bytes())
+        let row = csv::with_extra(
+            csv::row(self.players, &self.seats, g),
+            self.extra.as_deref(),
+        );
+        self.out.write_all(row.as_bytes())
     }
 
     /// Flushes the file.
