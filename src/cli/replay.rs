@@ -244,7 +244,8 @@ fn log_variants(file: &Log, log: &GameLog) -> Result<Vec<String>, Failed> {
                 range(),
                 &format!("the variant file `{v}` has no hash in the log's `variant_hashes`"),
                 "a variant given by a path",
-                "a log names a variant file by path only with the hash of its text, as                  `tabula play --log` writes it",
+                "a log names a variant file by path only with the hash of its text, as \
+                 `tabula play --log` writes it",
             ));
             return Err(Failed);
         };

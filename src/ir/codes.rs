@@ -52,7 +52,7 @@ codes! {
     UnreadableFile => "unreadable_file",
         "a file that exists but cannot be read as text: a directory, a device or a pipe, a link loop, no permission, text that is not UTF-8";
     UnknownFileType => "unknown_file_type",
-        "a file listed in `files:` that is neither `.yaml` nor `.rules`";
+        "a file listed in `files:` that is neither `.yaml` nor `.rules`, or a variant path that is not `.yaml` or `.yml`";
     UnknownVariant => "unknown_variant",
         "a variant the ruleset does not offer (no `variants/<name>.yaml`), or a variant path with no file";
     // YAML.

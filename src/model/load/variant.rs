@@ -78,6 +78,14 @@ pub(super) fn read_variant(
                 .into(),
         });
     }
+    if by_path && !(arg.ends_with(".yaml") || arg.ends_with(".yml")) {
+        return Err(LoadError::NotFound {
+            code: Code::UnknownFileType,
+            message: format!("`{arg}` is not a .yaml file: a variant given by a path is one"),
+            help: "give the path of a variant's .yaml (or .yml) file, or the name of a file of                    the ruleset's variants/ (without .yaml)"
+                .into(),
+        });
+    }
     let path = if by_path {
         PathBuf::from(arg)
     } else {

@@ -1,4 +1,4 @@
 # run: tabula replay log.json --ruleset $NIM
 # exit: 1
-# stderr: the variant `../../../etc/passwd` is not a plain name
+# stderr: the variant file `../../../etc/passwd` has no hash in the log
 # at: log.json:4:5
