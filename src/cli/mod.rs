@@ -34,6 +34,7 @@ mod play;
 mod replay;
 mod scenario;
 mod simulate;
+mod sweep;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -79,7 +80,8 @@ pub struct RulesetArgs {
     /// Set a parameter of the ruleset's `params:` for this run, after the
     /// variants: NAME=VALUE, the value written as in YAML (3, true, an item
     /// id, [1, 2]); checked like a data file (an unknown name or a value of
-    /// another type is an error). Repeatable.
+    /// another type is an error). Repeatable. `tabula sweep` also takes
+    /// NAME=a..b or NAME=a..b:step, the values to sweep.
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = applied::parse_set)]
     pub set: Vec<(String, String)>,
     /// Check the rules' `legal;` statements: at every decision also run
@@ -170,6 +172,29 @@ pub enum Command {
         /// Where to write the results.
         #[command(flatten)]
         out: OutputArgs,
+    },
+    /// Play the same seeds over a grid of parameter values and tabulate
+    /// each point's win rates, first-player advantage, shared wins, mean
+    /// score and length.
+    ///
+    /// Each `--set NAME=a..b` (or `a..b:step`, both ends included) is an
+    /// axis of the grid; `--set NAME=VALUE` fixes a value at every point.
+    /// Every point plays the games `simulate --set NAME=value` plays with
+    /// the same seed.
+    Sweep {
+        /// The ruleset, variants and parameters (ranges swept).
+        #[command(flatten)]
+        rules: RulesetArgs,
+        /// Players, games, seed, bots, threads.
+        #[command(flatten)]
+        run: RunArgs,
+        /// Write every point's values and statistics to FILE as JSON.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Write a self-contained HTML page (inline SVG charts of each
+        /// measure against the values) to FILE.
+        #[arg(long, value_name = "FILE.html")]
+        html: Option<PathBuf>,
     },
     /// Join the JSON outputs of the shards of one run (`simulate --shard`)
     /// into the output of the whole run.
@@ -320,6 +345,12 @@ pub fn run(cli: Cli) -> ExitCode {
             out,
         } => simulate::simulate(&rules, &run, shard.as_deref(), &out),
         Command::Merge { files, out } => merge::run(&files, &out),
+        Command::Sweep {
+            rules,
+            run,
+            json,
+            html,
+        } => sweep::run(&rules, &run, json.as_deref(), html.as_deref()),
         Command::Compare {
             ruleset,
             variants,

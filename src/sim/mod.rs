@@ -25,6 +25,8 @@ mod shard;
 pub(crate) mod stats;
 pub(crate) mod stream;
 mod summary;
+pub mod sweep;
+pub mod sweep_html;
 pub(crate) mod tally;
 pub(crate) mod validate;
 
