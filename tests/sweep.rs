@@ -1,0 +1,103 @@
+//! `tabula sweep`: each grid point is the run `simulate --set` gives.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+}
+
+fn nim() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tabula-sweep-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output().expect("the binary runs")
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn each_point_equals_a_simulate_run_with_set() {
+    let dir = temp_dir("points");
+    let (sj, sh) = (dir.join("sweep.json"), dir.join("sweep.html"));
+    let out = run(bin()
+        .arg("sweep")
+        .arg(nim())
+        .args(["--set", "start=14..15", "--set", "most=2", "--games", "60", "--seed", "3", "-q"])
+        .args(["--agents", "greedy,random,random", "--json"])
+        .arg(&sj)
+        .arg("--html")
+        .arg(&sh));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("start=")).collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    assert!(stdout.contains("set most=2"), "{stdout}");
+    let sweep = json(&sj);
+    let points = sweep["points"].as_array().unwrap();
+    assert_eq!(points.len(), 2);
+    for (i, start) in ["14", "15"].iter().enumerate() {
+        let f = dir.join(format!("sim{start}.json"));
+        let out = run(bin()
+            .arg("simulate")
+            .arg(nim())
+            .args(["--set", &format!("start={start}"), "--set", "most=2"])
+            .args(["--games", "60", "--seed", "3", "-q", "--agents", "greedy,random,random"])
+            .arg("--json")
+            .arg(&f));
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let sim = json(&f);
+        assert_eq!(points[i]["summary"], sim["summary"], "start={start}");
+        assert_eq!(points[i]["values"][0][1], start.parse::<i64>().unwrap());
+        // The row shows the same win rate for the first seat.
+        let rate = sim["summary"]["seats"][0]["win_rate"].as_f64().unwrap();
+        assert!(
+            rows[i].contains(&format!("{:.1}%", rate * 100.0)),
+            "{} {rate}",
+            rows[i]
+        );
+    }
+    let page = std::fs::read_to_string(&sh).unwrap();
+    assert_eq!(page.matches("<svg").count(), 5);
+    assert!(!page.contains("<script"));
+    assert!(!page.contains("https://"));
+}
+
+#[test]
+fn a_grid_of_two_ranges_has_every_point() {
+    let out = run(bin()
+        .arg("sweep")
+        .arg(nim())
+        .args(["--set", "start=10..14:2", "--set", "most=2..3", "--games", "5", "-q"]));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("start=")).count(), 6);
+    assert!(stdout.contains("start=14 most=3"), "{stdout}");
+}
+
+#[test]
+fn a_sweep_needs_a_range_and_a_known_parameter() {
+    let out = run(bin().arg("sweep").arg(nim()).args(["--set", "most=2"]));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("needs a parameter to vary"));
+    let out = run(bin().arg("sweep").arg(nim()).args(["--set", "strat=1..3"]));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("did you mean `start`?"));
+    let out = run(bin().arg("sweep").arg(nim()).args(["--set", "start=1..3:0"]));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("step"));
+}
