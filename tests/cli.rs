@@ -294,7 +294,7 @@ fn bench_prints_the_speed_line() {
 #[test]
 fn every_command_has_help() {
     for cmd in [
-        "check", "simulate", "merge", "compare", "play", "scenario", "replay", "bench",
+        "check", "simulate", "merge", "compare", "play", "scenario", "replay", "bench", "sweep",
     ] {
         let out = run(bin().args([cmd, "--help"]));
         assert!(out.status.success(), "{cmd}");

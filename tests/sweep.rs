@@ -37,7 +37,17 @@ fn each_point_equals_a_simulate_run_with_set() {
     let out = run(bin()
         .arg("sweep")
         .arg(nim())
-        .args(["--set", "start=14..15", "--set", "most=2", "--games", "60", "--seed", "3", "-q"])
+        .args([
+            "--set",
+            "start=14..15",
+            "--set",
+            "most=2",
+            "--games",
+            "60",
+            "--seed",
+            "3",
+            "-q",
+        ])
         .args(["--agents", "greedy,random,random", "--json"])
         .arg(&sj)
         .arg("--html")
@@ -56,7 +66,15 @@ fn each_point_equals_a_simulate_run_with_set() {
             .arg("simulate")
             .arg(nim())
             .args(["--set", &format!("start={start}"), "--set", "most=2"])
-            .args(["--games", "60", "--seed", "3", "-q", "--agents", "greedy,random,random"])
+            .args([
+                "--games",
+                "60",
+                "--seed",
+                "3",
+                "-q",
+                "--agents",
+                "greedy,random,random",
+            ])
             .arg("--json")
             .arg(&f));
         assert!(out.status.success(), "{}", text(&out.stderr));
@@ -79,13 +97,21 @@ fn each_point_equals_a_simulate_run_with_set() {
 
 #[test]
 fn a_grid_of_two_ranges_has_every_point() {
-    let out = run(bin()
-        .arg("sweep")
-        .arg(nim())
-        .args(["--set", "start=10..14:2", "--set", "most=2..3", "--games", "5", "-q"]));
+    let out = run(bin().arg("sweep").arg(nim()).args([
+        "--set",
+        "start=10..14:2",
+        "--set",
+        "most=2..3",
+        "--games",
+        "5",
+        "-q",
+    ]));
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(stdout.lines().filter(|l| l.starts_with("start=")).count(), 6);
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("start=")).count(),
+        6
+    );
     assert!(stdout.contains("start=14 most=3"), "{stdout}");
 }
 
@@ -97,7 +123,10 @@ fn a_sweep_needs_a_range_and_a_known_parameter() {
     let out = run(bin().arg("sweep").arg(nim()).args(["--set", "strat=1..3"]));
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("did you mean `start`?"));
-    let out = run(bin().arg("sweep").arg(nim()).args(["--set", "start=1..3:0"]));
+    let out = run(bin()
+        .arg("sweep")
+        .arg(nim())
+        .args(["--set", "start=1..3:0"]));
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("step"));
 }
