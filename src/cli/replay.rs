@@ -204,13 +204,15 @@ pub(super) fn run(path: &Path, ruleset: Option<&str>, unverified: bool) -> CmdRe
     };
     let n = log.decisions.len();
     sayln!(
-        "replay ok: {n} decision{}, scores {scores}{}",
+        "replay ok: {n} decision{}, scores {scores}{}; {}; {}",
         if n == 1 { "" } else { "s" },
         if unverified && (value_of(&text, "result").is_none() || log.state_hash.is_none()) {
             " (not verified: the log has no result or state hash)"
         } else {
             ""
-        }
+        },
+        super::applied::describe(&rules),
+        super::applied::loaded_from(&dir)
     );
     Ok(())
 }

@@ -297,9 +297,9 @@ pub fn render(r: &SweepReport) -> String {
             line_chart(&labels, series, reference, percent)
         );
     }
-    let _ = write!(
+    let _ = writeln!(
         h,
-        "<h2>Table</h2><pre>{}</pre></body></html>\n",
+        "<h2>Table</h2><pre>{}</pre></body></html>",
         esc(&r.render_table())
     );
     h
