@@ -125,7 +125,7 @@ pub(super) fn run(
                 ruleset: rules.id.clone(),
                 name: rules.name.clone(),
                 variants: rules.variants.clone(),
-                set: fixed.clone(),
+                set: fixed.iter().cloned().collect(),
                 axes: axes.clone(),
                 players,
                 seats: seat_names(&rules, players),

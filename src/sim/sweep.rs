@@ -115,8 +115,9 @@ pub struct SweepReport {
     pub name: String,
     /// Variants applied at every point.
     pub variants: Vec<String>,
-    /// Parameters fixed at every point (`--set NAME=VALUE`), in order.
-    pub set: Vec<(String, String)>,
+    /// Parameters fixed at every point (`--set NAME=VALUE`), by name (as
+    /// in `simulate`'s JSON).
+    pub set: std::collections::BTreeMap<String, String>,
     /// The parameters swept.
     pub axes: Vec<Axis>,
     /// Seated players.
