@@ -21,6 +21,12 @@ pub enum AgentSpec {
     /// One decision ahead on the ruleset's `evaluate` function (or its
     /// score keys).
     Greedy,
+    /// Greedy through up to `depth` decisions of its own seat in a row
+    /// (`greedy:depth=N`, N from 2; `greedy:depth=1` is [`AgentSpec::Greedy`]).
+    GreedyDeep {
+        /// Decisions of its own seat looked through.
+        depth: u64,
+    },
     /// Information-set Monte Carlo tree search with an iteration and/or
     /// time budget.
     Mcts {
@@ -38,7 +44,7 @@ pub enum AgentSpec {
 }
 
 /// The bot names [`AgentSpec`] accepts, for error messages.
-pub const AGENT_NAMES: &str = "random, greedy, mcts (options after colons: \
+pub const AGENT_NAMES: &str = "random, greedy, mcts (options after colons: greedy:depth=N, \
 mcts:iterations=N, mcts:ms=N, mcts:rollout=random|greedy, mcts:cutoff=N)";
 
 /// The options of the mcts bot.
@@ -95,8 +101,14 @@ pub enum AgentSpecError {
         /// The option's name.
         key: String,
     },
-    /// An mcts option given twice.
-    #[error("the mcts option `{key}` is given twice")]
+    /// A greedy option other than `depth=N`.
+    #[error("bad greedy option `{option}`: the only option is `depth=N`")]
+    BadGreedyOption {
+        /// The option as written.
+        option: String,
+    },
+    /// An option given twice.
+    #[error("the option `{key}` is given twice")]
     Twice {
         /// The option's name.
         key: String,
@@ -140,7 +152,7 @@ impl FromStr for AgentSpec {
         };
         match name {
             "random" => no_options(AgentSpec::Random),
-            "greedy" => no_options(AgentSpec::Greedy),
+            "greedy" => greedy_options(&options),
             "mcts" => mcts_options(&options),
             "" => Err(AgentSpecError::MissingName),
             other if is_mcts_option(other) => Err(AgentSpecError::OptionAsAgent {
@@ -154,6 +166,32 @@ impl FromStr for AgentSpec {
             }),
         }
     }
+}
+
+/// The greedy spec with `options` (`depth=N`).
+fn greedy_options(options: &[&str]) -> Result<AgentSpec, AgentSpecError> {
+    let mut depth = None;
+    for opt in options {
+        let key_value = opt.split_once('=').map(|(k, v)| (k.trim(), v.trim()));
+        match key_value {
+            Some(("depth", value)) => {
+                if depth.replace(positive(opt, value)?).is_some() {
+                    return Err(AgentSpecError::Twice {
+                        key: "depth".into(),
+                    });
+                }
+            }
+            _ => {
+                return Err(AgentSpecError::BadGreedyOption {
+                    option: opt.to_string(),
+                })
+            }
+        }
+    }
+    Ok(match depth {
+        None | Some(1) => AgentSpec::Greedy,
+        Some(depth) => AgentSpec::GreedyDeep { depth },
+    })
 }
 
 /// Whether `s` reads as an mcts option (`cutoff=20`) rather than a name.
@@ -220,6 +258,7 @@ impl fmt::Display for AgentSpec {
         match self {
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Greedy => f.write_str("greedy"),
+            AgentSpec::GreedyDeep { depth } => write!(f, "greedy:depth={depth}"),
             AgentSpec::Mcts {
                 iterations,
                 ms,
@@ -256,6 +295,11 @@ impl AgentSpec {
         match self {
             AgentSpec::Random => Ok(Box::new(RandomAgent::new(seed))),
             AgentSpec::Greedy => Ok(Box::new(GreedyAgent::new(rules, seed)?)),
+            AgentSpec::GreedyDeep { depth } => Ok(Box::new(GreedyAgent::with_depth(
+                rules,
+                seed,
+                (*depth).min(u32::MAX as u64) as u32,
+            )?)),
             AgentSpec::Mcts {
                 iterations,
                 ms,
