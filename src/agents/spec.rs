@@ -412,6 +412,70 @@ mod tests {
     }
 
     #[test]
+    fn parses_the_search_and_look_ahead_options() {
+        let s: AgentSpec = "mcts:iterations=300:rollout=greedy:cutoff=20"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            s,
+            AgentSpec::Mcts {
+                iterations: Some(300),
+                ms: None,
+                rollout: Rollout::Greedy,
+                cutoff: Some(20),
+            }
+        );
+        assert_eq!(
+            s.to_string(),
+            "mcts:iterations=300:rollout=greedy:cutoff=20"
+        );
+        let s: AgentSpec = "mcts:rollout=random".parse().unwrap();
+        assert_eq!(s.to_string(), "mcts");
+        assert_eq!("greedy:depth=1".parse(), Ok(AgentSpec::Greedy));
+        let s: AgentSpec = "greedy:depth=6".parse().unwrap();
+        assert_eq!(s, AgentSpec::GreedyDeep { depth: 6 });
+        assert_eq!(s.to_string(), "greedy:depth=6");
+    }
+
+    #[test]
+    fn rejects_bad_search_options_clearly() {
+        let err = |s: &str| s.parse::<AgentSpec>().unwrap_err().to_string();
+        let e = err("mcts:rollout=smart");
+        assert!(
+            e.contains("bad mcts option `rollout=smart`") && e.contains("`random` or `greedy`"),
+            "{e}"
+        );
+        let e = err("mcts:cutoff=0");
+        assert!(
+            e.contains("`cutoff=0`") && e.contains("not a positive integer"),
+            "{e}"
+        );
+        let e = err("mcts:cutoff=5:cutoff=6");
+        assert!(e.contains("`cutoff` is given twice"), "{e}");
+        let e = err("mcts:rollout");
+        assert!(e.contains("rollout=random|greedy"), "{e}");
+        let e = err("mcts:depth=3");
+        assert!(e.contains("`rollout` and `cutoff`"), "{e}");
+        // An option written after a comma reads as a seat of its own.
+        let e = err("cutoff=20");
+        assert!(
+            e.contains("is an mcts option") && e.contains("mcts:iterations=300:cutoff=20"),
+            "{e}"
+        );
+        let e = err("greedy:depth=x");
+        assert!(e.contains("not a positive integer"), "{e}");
+        let e = err("greedy:fast");
+        assert!(
+            e.contains("bad greedy option `fast`") && e.contains("depth=N"),
+            "{e}"
+        );
+        let e = parse_agents(Some("mcts:iterations=300,cutoff=20,random,random"), 4)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("seat 2") && e.contains("after colons"), "{e}");
+    }
+
+    #[test]
     fn one_agent_per_seat() {
         assert_eq!(parse_agents(None, 3).unwrap(), vec![AgentSpec::Random; 3]);
         let v = parse_agents(Some("greedy,random"), 2).unwrap();
