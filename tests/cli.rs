@@ -292,6 +292,47 @@ fn bench_prints_the_speed_line() {
 }
 
 #[test]
+fn bench_reports_the_iterations_of_search_bots() {
+    let out = run(bin().arg("bench").arg(nim()).args([
+        "-p",
+        "2",
+        "--seconds",
+        "0",
+        "--agents",
+        "mcts:iterations=20:cutoff=3,random",
+    ]));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("mcts:iterations=20:cutoff=3,random"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("games/s: "), "{stdout}");
+    let seat = stdout
+        .lines()
+        .find(|l| l.starts_with("seat 1 mcts:iterations=20:cutoff=3: iterations/s: "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(seat.contains(" iterations in "), "{seat}");
+    // The random seat does not search: no line.
+    assert!(!stdout.contains("seat 2"), "{stdout}");
+    // A bad spec is refused with the seat named.
+    let out = run(bin().arg("bench").arg(nim()).args([
+        "-p",
+        "2",
+        "--seconds",
+        "0",
+        "--agents",
+        "mcts:iterations=20,cutoff=3",
+    ]));
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("seat 2") && stderr.contains("options follow the agent after colons"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn every_command_has_help() {
     for cmd in [
         "check", "simulate", "merge", "compare", "play", "scenario", "replay", "bench", "sweep",

@@ -14,6 +14,12 @@
 //! 3. otherwise by the score keys the same way (the first key's margin over
 //!    the best other seat, then each of its own keys).
 //!
+//! With a depth above 1 (`greedy:depth=N`), a decision after which the same
+//! seat decides again is valued once that seat has gone on greedily (each
+//! next decision the best one step ahead) for up to `N - 1` more decisions
+//! or until another seat is to decide: a turn made of several decisions is
+//! judged whole rather than by its first step.
+//!
 //! Ties are broken by the bot's own seeded generator, so a run stays
 //! reproducible. Private *integers* of other seats (points behind a screen)
 //! are read as they are: rulesets keep in integers only what the public
@@ -33,6 +39,7 @@ use crate::ir::ruleset::Ruleset;
 pub struct GreedyAgent {
     rng: Pcg64,
     eval: Evaluator,
+    depth: u32,
 }
 
 impl GreedyAgent {
@@ -40,10 +47,64 @@ impl GreedyAgent {
     /// declares `evaluate` with another signature than
     /// `fn evaluate(p: player) -> int`.
     pub fn new(rules: &Ruleset, seed: u64) -> Result<GreedyAgent, EvaluateSignatureError> {
+        GreedyAgent::with_depth(rules, seed, 1)
+    }
+
+    /// A greedy bot that looks through up to `depth` decisions of its own
+    /// seat in a row (1: the next decision alone, as [`GreedyAgent::new`]).
+    pub fn with_depth(
+        rules: &Ruleset,
+        seed: u64,
+        depth: u32,
+    ) -> Result<GreedyAgent, EvaluateSignatureError> {
         Ok(GreedyAgent {
             rng: Pcg64::seed_from_u64(seed),
             eval: Evaluator::new(rules)?,
+            depth: depth.max(1),
         })
+    }
+
+    /// The index of the best of the legal options of `g` for seat `me` one
+    /// decision ahead (ties broken at random), if any can be applied.
+    fn best_step(&mut self, g: &Game, options: usize, me: usize) -> Option<usize> {
+        let mut best: Vec<usize> = Vec::new();
+        let mut best_value: Option<Vec<i64>> = None;
+        for j in 0..options {
+            let mut next = g.fork();
+            if next.apply(j).is_err() {
+                continue;
+            }
+            let v = self.value(&mut next, me);
+            match &best_value {
+                Some(b) if v < *b => {}
+                Some(b) if v == *b => best.push(j),
+                _ => {
+                    best_value = Some(v);
+                    best.clear();
+                    best.push(j);
+                }
+            }
+        }
+        (!best.is_empty()).then(|| best[uniform_below(&mut self.rng, best.len())])
+    }
+
+    /// Goes on greedily for seat `me` on `g` while it decides, for at most
+    /// `steps` decisions.
+    fn go_on(&mut self, g: &mut Game, me: usize, steps: u32) {
+        for _ in 0..steps {
+            if g.is_over() || g.to_move() != Some(me) {
+                return;
+            }
+            let Ok(options) = g.legal() else { return };
+            let pick = match options.len() {
+                0 => return,
+                1 => Some(0),
+                n => self.best_step(g, n, me),
+            };
+            if pick.is_none_or(|j| g.apply(j).is_err()) {
+                return;
+            }
+        }
     }
 
     /// Whether it uses the ruleset's `evaluate` function (else the score).
@@ -91,7 +152,10 @@ impl GreedyAgent {
 
 impl Agent for GreedyAgent {
     fn name(&self) -> String {
-        "greedy".into()
+        match self.depth {
+            1 => "greedy".into(),
+            d => format!("greedy:depth={d}"),
+        }
     }
 
     fn choose(&mut self, game: &mut Game, legal: &[Decision]) -> usize {
@@ -111,9 +175,12 @@ impl Agent for GreedyAgent {
             let Some(j) = options.iter().position(|o| o.name == d.name) else {
                 continue;
             };
-            let mut next = seen.clone();
+            let mut next = seen.fork();
             if next.apply(j).is_err() {
                 continue;
+            }
+            if self.depth > 1 {
+                self.go_on(&mut next, me, self.depth - 1);
             }
             let v = self.value(&mut next, me);
             match &best_value {

@@ -7,10 +7,11 @@
 //! set or list is pooled and dealt back, each place keeping its size — so
 //! the search never uses what its seat cannot know. The tree is keyed by
 //! decision names; a child's availability counts how often it was legal
-//! (the ISMCTS form of UCB). Rollouts play random decisions for a bounded
-//! number of steps, then value the position by the outcome if the game is
-//! over, else by the ruleset's `evaluate(p)` (or the score): the seats
-//! leading share a reward of 1.
+//! (the ISMCTS form of UCB). Rollouts (see `rollout.rs`) play random or
+//! greedy decisions for a bounded number of steps, then value the position
+//! by the outcome if the game is over, else by the ruleset's `evaluate(p)`
+//! (or the score): by default the seats leading share a reward of 1; with
+//! an explicit cut-off, the values are normalised to win chances.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,14 +19,16 @@ use std::time::{Duration, Instant};
 use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg64;
 
-use super::eval::{key_value, EvaluateSignatureError, Evaluator};
-use super::Agent;
+use super::eval::{EvaluateSignatureError, Evaluator};
+use super::rollout::{self, Rollout, Valuation};
+use super::{Agent, SearchStats};
 use crate::engine::sample::{determinize, uniform_below};
 use crate::engine::{Decision, Game};
 use crate::ir::ruleset::Ruleset;
 
-/// Decisions a rollout plays before the position is valued.
-const ROLLOUT_STEPS: usize = 60;
+/// Decisions a rollout plays, unless a cut-off is given, before the
+/// position is valued.
+pub const ROLLOUT_STEPS: u32 = 60;
 /// The exploration constant of UCB.
 const EXPLORE: f64 = 0.7;
 
@@ -176,80 +179,78 @@ impl Tree {
     }
 }
 
-/// Plays random decisions on `g` for at most [`ROLLOUT_STEPS`] steps.
-fn rollout(g: &mut Game, rng: &mut Pcg64) {
-    for _ in 0..ROLLOUT_STEPS {
-        if g.is_over() {
-            break;
-        }
-        let Ok(options) = g.legal() else { break };
-        let i = uniform_below(rng, options.len());
-        if g.apply(i).is_err() {
-            break;
-        }
-    }
+/// How an [`MctsAgent`] searches: its budget per decision and its
+/// rollouts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MctsConfig {
+    /// Iterations per decision (300 when neither this nor `ms` is set).
+    pub iterations: Option<u32>,
+    /// Milliseconds per decision.
+    pub ms: Option<u64>,
+    /// How rollouts choose their decisions.
+    pub rollout: Rollout,
+    /// Decisions a rollout plays before its position is valued by
+    /// `evaluate` normalised to win chances; `None`: [`ROLLOUT_STEPS`],
+    /// the seats leading by `evaluate` sharing the reward.
+    pub cutoff: Option<u32>,
 }
 
 /// The ISMCTS bot.
 pub struct MctsAgent {
     rng: Pcg64,
-    iterations: Option<u32>,
+    config: MctsConfig,
     budget: Option<Duration>,
     eval: Evaluator,
+    stats: SearchStats,
 }
 
 impl MctsAgent {
-    /// A bot with an iteration and/or time budget (default 300 iterations);
-    /// `seed` drives its samples and rollouts.
+    /// A bot with an iteration and/or time budget (default 300 iterations)
+    /// and random rollouts; `seed` drives its samples and rollouts.
     pub fn new(
         rules: &Ruleset,
         seed: u64,
         iterations: Option<u32>,
         ms: Option<u64>,
     ) -> Result<MctsAgent, EvaluateSignatureError> {
-        let iterations = if iterations.is_none() && ms.is_none() {
-            Some(300)
-        } else {
-            iterations
+        let config = MctsConfig {
+            iterations,
+            ms,
+            ..MctsConfig::default()
         };
+        MctsAgent::with_config(rules, seed, config)
+    }
+
+    /// A bot searching as `config` says; `seed` drives its samples and
+    /// rollouts.
+    pub fn with_config(
+        rules: &Ruleset,
+        seed: u64,
+        mut config: MctsConfig,
+    ) -> Result<MctsAgent, EvaluateSignatureError> {
+        if config.iterations.is_none() && config.ms.is_none() {
+            config.iterations = Some(300);
+        }
         Ok(MctsAgent {
             rng: Pcg64::seed_from_u64(seed),
-            iterations,
-            budget: ms.map(Duration::from_millis),
+            budget: config.ms.map(Duration::from_millis),
+            config,
             eval: Evaluator::new(rules)?,
+            stats: SearchStats::default(),
         })
     }
 
     fn done(&self, n: u32, start: Instant) -> bool {
-        self.iterations.is_some_and(|i| n >= i) || self.budget.is_some_and(|b| start.elapsed() >= b)
+        self.config.iterations.is_some_and(|i| n >= i)
+            || self.budget.is_some_and(|b| start.elapsed() >= b)
     }
 
-    /// Rewards per seat for a position: 1 shared among the leaders.
-    fn rewards(&self, g: &mut Game) -> Vec<f64> {
-        let n = g.players();
-        let mut r = vec![0.0; n];
-        if g.is_over() {
-            if let Ok(Some(o)) = g.outcome() {
-                for w in &o.winners {
-                    r[*w] = 1.0 / o.winners.len() as f64;
-                }
-            }
-            return r;
+    /// The rollout's length and how its last position is valued.
+    fn rollout_shape(&self) -> (u32, Valuation) {
+        match self.config.cutoff {
+            Some(n) => (n, Valuation::Chances),
+            None => (ROLLOUT_STEPS, Valuation::Leaders),
         }
-        let rules = g.rules().clone();
-        let key = self.eval.first_key(&rules);
-        let values: Vec<i64> = (0..n)
-            .map(|p| {
-                let mut st = g.state().clone();
-                key.map_or(0, |f| key_value(&rules, &mut st, f, p).unwrap_or(0))
-            })
-            .collect();
-        let best = values.iter().copied().max().unwrap_or(0);
-        let leaders: Vec<usize> = (0..n).filter(|p| values[*p] == best).collect();
-        for p in &leaders {
-            r[*p] = 1.0 / leaders.len() as f64;
-        }
-        r
     }
 }
 
@@ -265,18 +266,26 @@ impl Agent for MctsAgent {
         let Some(me) = game.to_move() else { return 0 };
         let mut tree = Tree::new();
         let start = Instant::now();
+        let (steps, valuation) = self.rollout_shape();
+        let key = self.eval.first_key(game.rules());
         let mut n = 0;
         while !self.done(n, start) {
             n += 1;
             let mut g = determinize(game, me, &mut self.rng);
             let path = tree.descend(&mut g, &mut self.rng);
-            rollout(&mut g, &mut self.rng);
-            let r = self.rewards(&mut g);
+            rollout::play(&mut g, &mut self.rng, self.config.rollout, steps, key);
+            let r = rollout::rewards(&mut g, &self.eval, valuation);
             tree.backpropagate(path, &r);
         }
         let best = tree.most_visited(legal);
         let _ = self.rng.next_u64();
+        self.stats.iterations += u64::from(n);
+        self.stats.seconds += start.elapsed().as_secs_f64();
         best
+    }
+
+    fn search_stats(&self) -> SearchStats {
+        self.stats
     }
 }
 

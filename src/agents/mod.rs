@@ -15,10 +15,12 @@
 pub(crate) mod eval;
 mod greedy;
 mod mcts;
+mod rollout;
 mod spec;
 
 pub use greedy::GreedyAgent;
-pub use mcts::MctsAgent;
+pub use mcts::{MctsAgent, MctsConfig, ROLLOUT_STEPS};
+pub use rollout::Rollout;
 pub use spec::{parse_agents, AgentListError, AgentSpec, AgentSpecError};
 
 use rand_core::SeedableRng;
@@ -36,6 +38,21 @@ pub trait Agent {
     /// empty) and returns its index. The game may be inspected (its view,
     /// its state) but must be left at the same choice point.
     fn choose(&mut self, game: &mut Game, legal: &[Decision]) -> usize;
+
+    /// What its searches cost so far (zero for a bot that does not search).
+    fn search_stats(&self) -> SearchStats {
+        SearchStats::default()
+    }
+}
+
+/// The work a searching bot has done since it was built: read by
+/// `tabula bench` to report iterations per second.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SearchStats {
+    /// Search iterations run (one sample, descent, rollout and update each).
+    pub iterations: u64,
+    /// Seconds spent choosing.
+    pub seconds: f64,
 }
 
 /// An agent that picks uniformly at random, from its own seeded generator,

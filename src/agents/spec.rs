@@ -2,14 +2,15 @@
 //!
 //! A spec is a bot name with options after colons: `random`, `greedy`,
 //! `mcts`, `mcts:iterations=2000`, `mcts:ms=50`,
-//! `mcts:iterations=2000:ms=50`. A list of specs, one per seat, is separated
-//! by commas: `mcts:iterations=300,random,random,random`.
+//! `mcts:iterations=2000:ms=50`, `mcts:rollout=greedy:cutoff=10`. A list of
+//! specs, one per seat, is separated by commas:
+//! `mcts:iterations=300,random,random,random`.
 
 use std::fmt;
 use std::str::FromStr;
 
 use super::eval::EvaluateSignatureError;
-use super::{Agent, GreedyAgent, MctsAgent, RandomAgent};
+use super::{Agent, GreedyAgent, MctsAgent, MctsConfig, RandomAgent, Rollout};
 use crate::ir::ruleset::Ruleset;
 
 /// A bot, as named on the command line.
@@ -20,6 +21,12 @@ pub enum AgentSpec {
     /// One decision ahead on the ruleset's `evaluate` function (or its
     /// score keys).
     Greedy,
+    /// Greedy through up to `depth` decisions of its own seat in a row
+    /// (`greedy:depth=N`, N from 2; `greedy:depth=1` is [`AgentSpec::Greedy`]).
+    GreedyDeep {
+        /// Decisions of its own seat looked through.
+        depth: u64,
+    },
     /// Information-set Monte Carlo tree search with an iteration and/or
     /// time budget.
     Mcts {
@@ -27,11 +34,21 @@ pub enum AgentSpec {
         iterations: Option<u64>,
         /// Milliseconds per decision.
         ms: Option<u64>,
+        /// How rollouts choose their decisions (`rollout=`).
+        rollout: Rollout,
+        /// Decisions after which a rollout is valued by `evaluate` as win
+        /// chances (`cutoff=`; default: [`super::ROLLOUT_STEPS`], the
+        /// leaders sharing the reward).
+        cutoff: Option<u64>,
     },
 }
 
 /// The bot names [`AgentSpec`] accepts, for error messages.
-pub const AGENT_NAMES: &str = "random, greedy, mcts (options: mcts:iterations=N, mcts:ms=N)";
+pub const AGENT_NAMES: &str = "random, greedy, mcts (options after colons: greedy:depth=N, \
+mcts:iterations=N, mcts:ms=N, mcts:rollout=random|greedy, mcts:cutoff=N)";
+
+/// The options of the mcts bot.
+const MCTS_OPTIONS: [&str; 4] = ["iterations", "ms", "rollout", "cutoff"];
 
 /// Why an agent spec does not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -45,7 +62,10 @@ pub enum AgentSpecError {
         options: String,
     },
     /// An mcts option without `=`.
-    #[error("bad mcts option `{option}`: expected `iterations=N` or `ms=N`")]
+    #[error(
+        "bad mcts option `{option}`: expected `iterations=N`, `ms=N`, `rollout=random|greedy` \
+         or `cutoff=N`"
+    )]
     NotKeyValue {
         /// The option as written.
         option: String,
@@ -58,14 +78,37 @@ pub enum AgentSpecError {
         /// Its value.
         value: String,
     },
+    /// A `rollout=` that names no rollout policy.
+    #[error("bad mcts option `{option}`: the rollouts are {}", Rollout::NAMES)]
+    UnknownRollout {
+        /// The option as written.
+        option: String,
+    },
+    /// An mcts option written as a seat of its own (after a comma).
+    #[error(
+        "`{spec}` is an mcts option, not an agent: options follow the agent after colons \
+         (e.g. `mcts:iterations=300:{spec}`); commas separate the seats"
+    )]
+    OptionAsAgent {
+        /// The spec as written.
+        spec: String,
+    },
     /// An mcts option that does not exist.
-    #[error("unknown mcts option `{key}`: the options are `iterations` and `ms`")]
+    #[error(
+        "unknown mcts option `{key}`: the options are `iterations`, `ms`, `rollout` and `cutoff`"
+    )]
     UnknownOption {
         /// The option's name.
         key: String,
     },
-    /// An mcts option given twice.
-    #[error("the mcts option `{key}` is given twice")]
+    /// A greedy option other than `depth=N`.
+    #[error("bad greedy option `{option}`: the only option is `depth=N`")]
+    BadGreedyOption {
+        /// The option as written.
+        option: String,
+    },
+    /// An option given twice.
+    #[error("the option `{key}` is given twice")]
     Twice {
         /// The option's name.
         key: String,
@@ -109,9 +152,12 @@ impl FromStr for AgentSpec {
         };
         match name {
             "random" => no_options(AgentSpec::Random),
-            "greedy" => no_options(AgentSpec::Greedy),
+            "greedy" => greedy_options(&options),
             "mcts" => mcts_options(&options),
             "" => Err(AgentSpecError::MissingName),
+            other if is_mcts_option(other) => Err(AgentSpecError::OptionAsAgent {
+                spec: s.to_string(),
+            }),
             other => Err(AgentSpecError::UnknownAgent {
                 name: other.to_string(),
                 suggestion: ["random", "greedy", "mcts"]
@@ -122,9 +168,54 @@ impl FromStr for AgentSpec {
     }
 }
 
-/// The mcts spec with `options` (`iterations=N`, `ms=N`).
+/// The greedy spec with `options` (`depth=N`).
+fn greedy_options(options: &[&str]) -> Result<AgentSpec, AgentSpecError> {
+    let mut depth = None;
+    for opt in options {
+        let key_value = opt.split_once('=').map(|(k, v)| (k.trim(), v.trim()));
+        match key_value {
+            Some(("depth", value)) => {
+                if depth.replace(positive(opt, value)?).is_some() {
+                    return Err(AgentSpecError::Twice {
+                        key: "depth".into(),
+                    });
+                }
+            }
+            _ => {
+                return Err(AgentSpecError::BadGreedyOption {
+                    option: opt.to_string(),
+                })
+            }
+        }
+    }
+    Ok(match depth {
+        None | Some(1) => AgentSpec::Greedy,
+        Some(depth) => AgentSpec::GreedyDeep { depth },
+    })
+}
+
+/// Whether `s` reads as an mcts option (`cutoff=20`) rather than a name.
+fn is_mcts_option(s: &str) -> bool {
+    s.split_once('=')
+        .is_some_and(|(k, _)| MCTS_OPTIONS.contains(&k.trim()))
+}
+
+/// A positive integer option's value.
+fn positive(opt: &str, value: &str) -> Result<u64, AgentSpecError> {
+    value
+        .parse()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| AgentSpecError::NotPositive {
+            option: opt.to_string(),
+            value: value.to_string(),
+        })
+}
+
+/// The mcts spec with `options` (`iterations=N`, `ms=N`,
+/// `rollout=random|greedy`, `cutoff=N`).
 fn mcts_options(options: &[&str]) -> Result<AgentSpec, AgentSpecError> {
-    let (mut iterations, mut ms) = (None, None);
+    let (mut iterations, mut ms, mut rollout, mut cutoff) = (None, None, None, None);
     for opt in options {
         let Some((key, value)) = opt.split_once('=') else {
             return Err(AgentSpecError::NotKeyValue {
@@ -132,31 +223,34 @@ fn mcts_options(options: &[&str]) -> Result<AgentSpec, AgentSpecError> {
             });
         };
         let (key, value) = (key.trim(), value.trim());
-        let n: u64 =
-            value
-                .parse()
-                .ok()
-                .filter(|n| *n > 0)
-                .ok_or_else(|| AgentSpecError::NotPositive {
+        let given_before = match key {
+            "iterations" => iterations.replace(positive(opt, value)?).is_some(),
+            "ms" => ms.replace(positive(opt, value)?).is_some(),
+            "cutoff" => cutoff.replace(positive(opt, value)?).is_some(),
+            "rollout" => {
+                let r = Rollout::named(value).ok_or_else(|| AgentSpecError::UnknownRollout {
                     option: opt.to_string(),
-                    value: value.to_string(),
                 })?;
-        let slot = match key {
-            "iterations" => &mut iterations,
-            "ms" => &mut ms,
+                rollout.replace(r).is_some()
+            }
             _ => {
                 return Err(AgentSpecError::UnknownOption {
                     key: key.to_string(),
                 })
             }
         };
-        if slot.replace(n).is_some() {
+        if given_before {
             return Err(AgentSpecError::Twice {
                 key: key.to_string(),
             });
         }
     }
-    Ok(AgentSpec::Mcts { iterations, ms })
+    Ok(AgentSpec::Mcts {
+        iterations,
+        ms,
+        rollout: rollout.unwrap_or_default(),
+        cutoff,
+    })
 }
 
 impl fmt::Display for AgentSpec {
@@ -164,13 +258,25 @@ impl fmt::Display for AgentSpec {
         match self {
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Greedy => f.write_str("greedy"),
-            AgentSpec::Mcts { iterations, ms } => {
+            AgentSpec::GreedyDeep { depth } => write!(f, "greedy:depth={depth}"),
+            AgentSpec::Mcts {
+                iterations,
+                ms,
+                rollout,
+                cutoff,
+            } => {
                 f.write_str("mcts")?;
                 if let Some(n) = iterations {
                     write!(f, ":iterations={n}")?;
                 }
                 if let Some(n) = ms {
                     write!(f, ":ms={n}")?;
+                }
+                if *rollout != Rollout::Random {
+                    write!(f, ":rollout={rollout}")?;
+                }
+                if let Some(n) = cutoff {
+                    write!(f, ":cutoff={n}")?;
                 }
                 Ok(())
             }
@@ -189,12 +295,26 @@ impl AgentSpec {
         match self {
             AgentSpec::Random => Ok(Box::new(RandomAgent::new(seed))),
             AgentSpec::Greedy => Ok(Box::new(GreedyAgent::new(rules, seed)?)),
-            AgentSpec::Mcts { iterations, ms } => Ok(Box::new(MctsAgent::new(
+            AgentSpec::GreedyDeep { depth } => Ok(Box::new(GreedyAgent::with_depth(
                 rules,
                 seed,
-                iterations.map(|i| i.min(u32::MAX as u64) as u32),
-                *ms,
+                (*depth).min(u32::MAX as u64) as u32,
             )?)),
+            AgentSpec::Mcts {
+                iterations,
+                ms,
+                rollout,
+                cutoff,
+            } => {
+                let to_u32 = |n: &u64| (*n).min(u32::MAX as u64) as u32;
+                let config = MctsConfig {
+                    iterations: iterations.as_ref().map(to_u32),
+                    ms: *ms,
+                    rollout: *rollout,
+                    cutoff: cutoff.as_ref().map(to_u32),
+                };
+                Ok(Box::new(MctsAgent::with_config(rules, seed, config)?))
+            }
         }
     }
 }
@@ -257,7 +377,9 @@ mod tests {
             "mcts:iterations=2000".parse(),
             Ok(AgentSpec::Mcts {
                 iterations: Some(2000),
-                ms: None
+                ms: None,
+                rollout: Rollout::Random,
+                cutoff: None,
             })
         );
         let s: AgentSpec = "mcts:ms=50:iterations=10".parse().unwrap();
@@ -287,6 +409,70 @@ mod tests {
         assert!(e.contains("given twice"), "{e}");
         let e = "random:fast".parse::<AgentSpec>().unwrap_err().to_string();
         assert!(e.contains("takes no options"), "{e}");
+    }
+
+    #[test]
+    fn parses_the_search_and_look_ahead_options() {
+        let s: AgentSpec = "mcts:iterations=300:rollout=greedy:cutoff=20"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            s,
+            AgentSpec::Mcts {
+                iterations: Some(300),
+                ms: None,
+                rollout: Rollout::Greedy,
+                cutoff: Some(20),
+            }
+        );
+        assert_eq!(
+            s.to_string(),
+            "mcts:iterations=300:rollout=greedy:cutoff=20"
+        );
+        let s: AgentSpec = "mcts:rollout=random".parse().unwrap();
+        assert_eq!(s.to_string(), "mcts");
+        assert_eq!("greedy:depth=1".parse(), Ok(AgentSpec::Greedy));
+        let s: AgentSpec = "greedy:depth=6".parse().unwrap();
+        assert_eq!(s, AgentSpec::GreedyDeep { depth: 6 });
+        assert_eq!(s.to_string(), "greedy:depth=6");
+    }
+
+    #[test]
+    fn rejects_bad_search_options_clearly() {
+        let err = |s: &str| s.parse::<AgentSpec>().unwrap_err().to_string();
+        let e = err("mcts:rollout=smart");
+        assert!(
+            e.contains("bad mcts option `rollout=smart`") && e.contains("`random` or `greedy`"),
+            "{e}"
+        );
+        let e = err("mcts:cutoff=0");
+        assert!(
+            e.contains("`cutoff=0`") && e.contains("not a positive integer"),
+            "{e}"
+        );
+        let e = err("mcts:cutoff=5:cutoff=6");
+        assert!(e.contains("`cutoff` is given twice"), "{e}");
+        let e = err("mcts:rollout");
+        assert!(e.contains("rollout=random|greedy"), "{e}");
+        let e = err("mcts:depth=3");
+        assert!(e.contains("`rollout` and `cutoff`"), "{e}");
+        // An option written after a comma reads as a seat of its own.
+        let e = err("cutoff=20");
+        assert!(
+            e.contains("is an mcts option") && e.contains("mcts:iterations=300:cutoff=20"),
+            "{e}"
+        );
+        let e = err("greedy:depth=x");
+        assert!(e.contains("not a positive integer"), "{e}");
+        let e = err("greedy:fast");
+        assert!(
+            e.contains("bad greedy option `fast`") && e.contains("depth=N"),
+            "{e}"
+        );
+        let e = parse_agents(Some("mcts:iterations=300,cutoff=20,random,random"), 4)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("seat 2") && e.contains("after colons"), "{e}");
     }
 
     #[test]

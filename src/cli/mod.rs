@@ -290,7 +290,8 @@ pub enum Command {
         #[arg(long)]
         unverified: bool,
     },
-    /// Measure how fast random games are played on one thread.
+    /// Measure how fast games are played on one thread (random bots
+    /// unless --agents names others; search bots report iterations/s).
     Bench {
         /// The ruleset and variants.
         #[command(flatten)]
@@ -304,6 +305,10 @@ pub enum Command {
         /// The seed of the first game.
         #[arg(long, short = 's', value_name = "S", default_value_t = 0)]
         seed: u64,
+        /// One bot per seat, as for `simulate` (default: all random), e.g.
+        /// `mcts:iterations=300,random,random,random`.
+        #[arg(long, value_name = "A,B,...")]
+        agents: Option<String>,
         /// Decisions after which a game that has not ended stops the bench
         /// with an error naming its seed.
         #[arg(long, value_name = "N", default_value_t = crate::sim::MAX_DECISIONS,
@@ -391,8 +396,18 @@ pub fn run(cli: Cli) -> ExitCode {
             players,
             seconds,
             seed,
+            agents,
             max_decisions,
-        } => simulate::bench(&rules, players, seconds, seed, max_decisions),
+        } => simulate::bench(
+            &rules,
+            simulate::BenchArgs {
+                players,
+                seconds,
+                seed,
+                agents,
+                max_decisions,
+            },
+        ),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,8 +7,11 @@
 
 use std::sync::Arc;
 
+use rand_core::RngCore;
+
 use crate::engine::error::{ApplyError, ErrorKind, RuntimeError};
 use crate::engine::legality::{self, Pending};
+use crate::engine::sample::uniform_below;
 use crate::engine::state::{State, Status, Value};
 use crate::engine::vm::{self, Exit};
 use crate::ir::ruleset::{Ruleset, Ty, VarDef};
@@ -319,6 +322,31 @@ impl Game {
         legality::apply(&self.rules, &mut self.state, &d, next)?;
         self.log.push(d.name.to_string());
         Ok(())
+    }
+
+    /// Applies one legal decision drawn at random from `rng`, without
+    /// judging every option: the options are tried in a random order and
+    /// the first legal one is applied (uniform among the legal ones, as a
+    /// uniform pick from [`Game::legal`] is, though not the same draws).
+    /// What search bots' rollouts play. Returns `false`, the game as it
+    /// was, when no option is legal. With `--check-legal` on, or when the
+    /// options are already judged, it picks from the full listing.
+    pub fn apply_random(&mut self, rng: &mut impl RngCore) -> Result<bool, ApplyError> {
+        if self.is_over() {
+            return Err(ApplyError::Over);
+        }
+        if self.check_legal || self.pending.is_some() {
+            let n = self.legal()?.len();
+            self.apply(uniform_below(rng, n))?;
+            return Ok(true);
+        }
+        match legality::apply_first_legal(&self.rules, &mut self.state, rng)? {
+            Some(name) => {
+                self.log.push(name.to_string());
+                Ok(true)
+            }
+            None => Ok(false),
+        }
     }
 
     /// Applies a decision by name.

@@ -15,6 +15,7 @@
 mod attempt;
 mod budget;
 mod check;
+mod first;
 mod light;
 mod lookahead;
 mod screening;
@@ -30,6 +31,7 @@ use crate::ir::span::Span;
 use attempt::Attempt;
 use budget::Budget;
 pub use budget::{LISTING_STEPS, LOOKAHEAD_WAYS};
+pub(crate) use first::apply_first_legal;
 
 /// How many of the same player's decisions are looked through to find
 /// whether an option can be completed without breaking a requirement.
