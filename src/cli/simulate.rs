@@ -155,7 +155,12 @@ struct Outputs {
 impl Outputs {
     /// Creates every file asked for, so that a path that cannot be written
     /// fails before any game is played.
-    fn create(out: &OutputArgs, players: usize, seats: &[String]) -> Result<Outputs, Failed> {
+    fn create(
+        out: &OutputArgs,
+        players: usize,
+        seats: &[String],
+        metrics: &[sim::MetricSpec],
+    ) -> Result<Outputs, Failed> {
         let cannot = |path: &Path, e: std::io::Error| {
             eprint_error(format!("cannot write `{}`: {e}", path.display()));
             Failed
@@ -165,7 +170,9 @@ impl Outputs {
             None => None,
         };
         let csv = match &out.csv {
-            Some(p) => Some(CsvWriter::create(p, players, seats).map_err(|e| cannot(p, e))?),
+            Some(p) => {
+                Some(CsvWriter::create(p, players, seats, metrics).map_err(|e| cannot(p, e))?)
+            }
             None => None,
         };
         let html = match &out.report {
@@ -286,7 +293,7 @@ pub(super) fn simulate(
         jobs
     };
     let seats = seat_names(&rules, players);
-    let mut files = Outputs::create(out, players, &seats)?;
+    let mut files = Outputs::create(out, players, &seats, &sim::metric_specs(&rules))?;
     sayln!("{}", run_line(&rules, &cfg, &rules.variants, threads));
     let mut tally = Tally::new(players);
     let played = play(&rules, &cfg, run, jobs, &mut |g| {

@@ -11,7 +11,7 @@ use std::io::{self, BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{csv, GameRecord, Report};
+use super::{csv, GameRecord, MetricSpec, Report};
 
 /// A run's JSON report, written as its games end.
 pub struct JsonWriter {
@@ -120,24 +120,32 @@ pub struct CsvWriter {
     out: BufWriter<File>,
     players: usize,
     seats: Vec<String>,
+    metrics: Vec<MetricSpec>,
 }
 
 impl CsvWriter {
-    /// Creates (or empties) `path` and writes the header line.
-    pub fn create(path: &Path, players: usize, seats: &[String]) -> io::Result<CsvWriter> {
+    /// Creates (or empties) `path` and writes the header line, for the
+    /// ruleset's `metrics`.
+    pub fn create(
+        path: &Path,
+        players: usize,
+        seats: &[String],
+        metrics: &[MetricSpec],
+    ) -> io::Result<CsvWriter> {
         let mut out = BufWriter::new(File::create(path)?);
-        out.write_all(csv::header(players, seats).as_bytes())?;
+        out.write_all(csv::header(players, seats, metrics).as_bytes())?;
         Ok(CsvWriter {
             out,
             players,
             seats: seats.to_vec(),
+            metrics: metrics.to_vec(),
         })
     }
 
     /// Adds the next game's row.
     pub fn push(&mut self, g: &GameRecord) -> io::Result<()> {
         self.out
-            .write_all(csv::row(self.players, &self.seats, g).as_bytes())
+            .write_all(csv::row(self.players, &self.seats, &self.metrics, g).as_bytes())
     }
 
     /// Flushes the file.
@@ -173,7 +181,8 @@ mod tests {
             let whole = Report::new(&rules, &cfg, seats.clone(), records);
             let (jp, cp) = (tmp.join("r.json"), tmp.join("r.csv"));
             let mut json = JsonWriter::create(&jp).unwrap();
-            let mut csv = CsvWriter::create(&cp, 2, &seats).unwrap();
+            let specs = crate::sim::metric_specs(&rules);
+            let mut csv = CsvWriter::create(&cp, 2, &seats, &specs).unwrap();
             let mut tally = Tally::new(2);
             run_stream(&rules, &cfg, 2, &|_| {}, &mut |g| {
                 tally.add(&g);

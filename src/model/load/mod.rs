@@ -17,6 +17,7 @@ mod items;
 mod kinds;
 mod layout;
 pub mod manifest;
+mod measures;
 mod params;
 mod read;
 mod values;
