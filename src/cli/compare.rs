@@ -21,7 +21,7 @@ pub(super) fn run(
     variant: &[String],
     against: &[String],
     run: &RunArgs,
-    json: Option<&Path>,
+    (json, report): (Option<&Path>, Option<&Path>),
 ) -> CmdResult {
     let jobs = jobs(run)?;
     let (vb, va) = (variants(against), variants(variant));
@@ -43,7 +43,7 @@ pub(super) fn run(
         }
     };
     sayln!(
-        "{}: {} against {}, {} games each, {} players, seed {}; {}",
+        "{}: B = {} (variant) against A = {} (baseline), {} games each, {} players, seed {}; {}",
         base_rules.name,
         name(&va),
         name(&vb),
@@ -100,6 +100,11 @@ pub(super) fn run(
     if let Some(path) = json {
         let text = serde_json::to_string_pretty(&c).unwrap_or_default() + "\n";
         write_file(path, &text)?;
+        sayln!("wrote {}", path.display());
+    }
+    if let Some(path) = report {
+        let page = crate::sim::compare_html::render(&c, &base, &var, &base_rules.name);
+        write_file(path, &page)?;
         sayln!("wrote {}", path.display());
     }
     Ok(())

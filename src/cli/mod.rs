@@ -192,6 +192,10 @@ pub enum Command {
         /// Write the comparison to FILE as JSON.
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
+        /// Write the A/B page to FILE.html (self-contained: inline SVG,
+        /// no script).
+        #[arg(long, value_name = "FILE.html")]
+        report: Option<PathBuf>,
     },
     /// Play a game at the terminal against random bots.
     Play {
@@ -309,7 +313,14 @@ pub fn run(cli: Cli) -> ExitCode {
             against,
             run,
             json,
-        } => compare::run(&ruleset, &variants, &against, &run, json.as_deref()),
+            report,
+        } => compare::run(
+            &ruleset,
+            &variants,
+            &against,
+            &run,
+            (json.as_deref(), report.as_deref()),
+        ),
         Command::Play {
             rules,
             players,

@@ -18,8 +18,10 @@
 //! is identical to the report of the whole run.
 
 pub mod compare;
+pub mod compare_html;
 pub mod csv;
 pub mod html;
+mod html_parts;
 mod play;
 mod shard;
 pub(crate) mod stats;
