@@ -245,9 +245,9 @@ impl Comparison {
                 stars(c.score.p),
             ));
         }
-        out.push_str(&format!(
-            "\n(win: sole first places; pts: change B - A in win rate, percentage points; change: B - A)\n"
-        ));
+        out.push_str(
+            "\n(win: sole first places; pts: change B - A in win rate, percentage points; change: B - A)\n",
+        );
         let line = |what: &str, t: &Test| {
             format!(
                 "{what:<22} {:.2} -> {:.2} ({:+.2}), p = {} {}\n",
