@@ -9,6 +9,7 @@
 
 use std::fmt::Write;
 
+pub use super::html_parts::esc;
 use super::html_parts::{bars, endings_table, Bar};
 use super::tally::{Counts, Tally};
 use super::{Report, Stats, Summary};
@@ -16,22 +17,6 @@ use super::{Report, Stats, Summary};
 const PALETTE: [&str; 8] = [
     "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f",
 ];
-
-/// Escapes text for HTML and SVG.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// The colour of seat `p`.
 pub(super) fn colour(p: usize) -> &'static str {

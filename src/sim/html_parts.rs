@@ -4,8 +4,6 @@
 
 use std::fmt::Write;
 
-use super::html::esc;
-
 /// One bar: its label, value, 95% interval and fill colour.
 pub struct Bar {
     /// The row's label.
@@ -140,4 +138,20 @@ pub fn endings_table(endings: &[(String, Vec<usize>)], heads: &[&str]) -> String
     }
     h.push_str("</table>\n");
     h
+}
+
+/// Escapes text for HTML and SVG.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
