@@ -375,7 +375,7 @@ pub fn student_quantile95(df: f64) -> f64 {
         return Z95;
     }
     let (mut lo, mut hi) = (0.0f64, 1000.0f64);
-    for _ in 0..100 {
+    for _ in 0..64 {
         let mid = 0.5 * (lo + hi);
         if student_two_sided(mid, df) > 0.05 {
             lo = mid;
@@ -387,12 +387,14 @@ pub fn student_quantile95(df: f64) -> f64 {
 }
 
 /// The 95% interval of the mean of `n` values with statistics `s`
-/// (Student's t; the mean itself for fewer than two values).
-pub fn mean_ci95(s: &Stats, n: u64) -> (f64, f64) {
+/// (Student's t; the mean itself for fewer than two values). `quantile`
+/// gives [`student_quantile95`] of a number of degrees of freedom (the
+/// caller may remember it: the bisection is not cheap).
+pub fn mean_ci95(s: &Stats, n: u64, quantile: &mut dyn FnMut(u64) -> f64) -> (f64, f64) {
     if n < 2 {
         return (s.mean, s.mean);
     }
-    let half = student_quantile95((n - 1) as f64) * s.sd / (n as f64).sqrt();
+    let half = quantile(n - 1) * s.sd / (n as f64).sqrt();
     (s.mean - half, s.mean + half)
 }
 

@@ -168,6 +168,16 @@ impl Summary {
             .collect();
         let frate = rate(t.first_wins, t.first_games);
         let draw_rate = rate(t.drawn_games as f64, n);
+        // Every metric has as many values as games: one quantile serves.
+        let mut known: Vec<(u64, f64)> = Vec::new();
+        let mut quantile = |df: u64| match known.iter().find(|(d, _)| *d == df) {
+            Some((_, q)) => *q,
+            None => {
+                let q = stats::student_quantile95(df as f64);
+                known.push((df, q));
+                q
+            }
+        };
         let metrics = t
             .metrics
             .iter()
@@ -177,8 +187,9 @@ impl Summary {
                     .iter()
                     .zip(counts)
                     .map(|(s, c)| {
-                        s.as_ref()
-                            .map_or((0.0, 0.0), |s| stats::mean_ci95(s, super::tally::total(c)))
+                        s.as_ref().map_or((0.0, 0.0), |s| {
+                            stats::mean_ci95(s, super::tally::total(c), &mut quantile)
+                        })
                     })
                     .collect();
                 let m = MetricSummary {
