@@ -250,10 +250,12 @@ impl Comparison {
         );
         let line = |what: &str, t: &Test| {
             format!(
-                "{what:<22} {:.2} -> {:.2} ({:+.2}), p = {} {}\n",
+                "{what:<22} {:.2} -> {:.2} ({:+.2}, 95% CI {:+.2} to {:+.2}), p = {} {}\n",
                 t.a,
                 t.b,
                 t.diff,
+                t.ci95.0,
+                t.ci95.1,
                 pval(t.p),
                 stars(t.p)
             )
@@ -265,7 +267,7 @@ impl Comparison {
         let f = &self.first_player;
         out.push_str(&format!(
             "{:<22} {} -> {} ({} pts), p = {} {}\n",
-            "first player wins:",
+            "first player credit:",
             pct(f.a),
             pct(f.b),
             spct(f.diff),
