@@ -541,7 +541,7 @@ fn simulate_writes_csv_and_a_self_contained_html_report() {
     assert_eq!(lines.len(), 61);
     assert_eq!(
         lines[0],
-        "game,seed,first,decisions,rounds,winners,score_p1,score_p2,win_p1,win_p2"
+        "game,seed,first,decisions,rounds,winners,score_p1,score_p2,win_p1,win_p2,draw,ending"
     );
     assert!(lines[1].starts_with("0,"), "{}", lines[1]);
     let html = std::fs::read_to_string(&html).unwrap();

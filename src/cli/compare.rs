@@ -36,7 +36,7 @@ pub(super) fn run(
     (variant, set): Side,
     (against, against_set): Side,
     run: &RunArgs,
-    json: Option<&Path>,
+    (json, report): (Option<&Path>, Option<&Path>),
 ) -> CmdResult {
     let jobs = jobs(run)?;
     let (vb, va) = (variants(against), variants(variant));
@@ -59,7 +59,7 @@ pub(super) fn run(
     };
     sayln!("{}", super::applied::loaded_from(&dir));
     sayln!(
-        "{}: {} against {}, {} games each, {} players, seed {}; {}",
+        "{}: B = {} (variant) against A = {} (baseline), {} games each, {} players, seed {}; {}",
         base_rules.name,
         name(&side_list(&var_rules)),
         name(&side_list(&base_rules)),
@@ -116,6 +116,11 @@ pub(super) fn run(
     if let Some(path) = json {
         let text = serde_json::to_string_pretty(&c).unwrap_or_default() + "\n";
         write_file(path, &text)?;
+        sayln!("wrote {}", path.display());
+    }
+    if let Some(path) = report {
+        let page = crate::sim::compare_html::render(&c, &base, &var, &base_rules.name);
+        write_file(path, &page)?;
         sayln!("wrote {}", path.display());
     }
     Ok(())

@@ -234,6 +234,10 @@ pub enum Command {
         /// Write the comparison to FILE as JSON.
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
+        /// Write the A/B page to FILE.html (self-contained: inline SVG,
+        /// no script).
+        #[arg(long, value_name = "FILE.html")]
+        report: Option<PathBuf>,
     },
     /// Play a game at the terminal against random bots.
     Play {
@@ -364,12 +368,13 @@ pub fn run(cli: Cli) -> ExitCode {
             against_set,
             run,
             json,
+        report,
         } => compare::run(
             &ruleset,
             (&variants, &set),
             (&against, &against_set),
             &run,
-            json.as_deref(),
+            (json.as_deref(), report.as_deref()),
         ),
         Command::Play {
             rules,

@@ -160,6 +160,7 @@ impl Outputs {
         rules: &Ruleset,
         players: usize,
         seats: &[String],
+        metrics: &[sim::MetricSpec],
     ) -> Result<Outputs, Failed> {
         let cannot = |path: &Path, e: std::io::Error| {
             eprint_error(format!("cannot write `{}`: {e}", path.display()));
@@ -172,7 +173,10 @@ impl Outputs {
         let csv = match &out.csv {
             Some(p) => {
                 let extra = sim::csv::applied_columns(&rules.variants, &sim::overrides(rules));
-                Some(CsvWriter::create_with(p, players, seats, extra).map_err(|e| cannot(p, e))?)
+                Some(
+                    CsvWriter::create_with(p, players, seats, metrics, extra)
+                        .map_err(|e| cannot(p, e))?,
+                )
             }
             None => None,
         };
@@ -290,7 +294,7 @@ pub(super) fn simulate(
         jobs
     };
     let seats = seat_names(&rules, players);
-    let mut files = Outputs::create(out, &rules, players, &seats)?;
+    let mut files = Outputs::create(out, &rules, players, &seats, &sim::metric_specs(&rules))?;
     sayln!(
         "{}",
         super::applied::loaded_from(&crate::model::find_ruleset(&args.ruleset))

@@ -396,6 +396,52 @@ impl Game {
         Ok(Some(Outcome { keys, winners }))
     }
 
+    /// The ruleset's metrics on the current state (read once the game is
+    /// over), in declaration order: one value per seat for a per-seat
+    /// metric, else one value. Reading them changes nothing.
+    pub fn metrics(&mut self) -> Result<Vec<Vec<i64>>, ApplyError> {
+        let rules = self.rules.clone();
+        let mut out = Vec::with_capacity(rules.metrics.len());
+        for m in &rules.metrics {
+            let args: Vec<Vec<Value>> = if m.per_seat {
+                (0..self.state.nplayers)
+                    .map(|p| vec![Value::I(p as i64)])
+                    .collect()
+            } else {
+                vec![Vec::new()]
+            };
+            let mut values = Vec::with_capacity(args.len());
+            for a in args {
+                let v =
+                    vm::eval(&rules, &mut self.state, m.func, a).map_err(ApplyError::Runtime)?;
+                values.push(v.int());
+            }
+            out.push(values);
+        }
+        Ok(out)
+    }
+
+    /// Why the game ended: the first of the ruleset's named endings whose
+    /// condition holds (`None` when it names none, or none holds).
+    pub fn ending(&mut self) -> Result<Option<String>, ApplyError> {
+        let rules = self.rules.clone();
+        for e in &rules.endings {
+            let holds = match e.when {
+                Some(f) => {
+                    vm::eval(&rules, &mut self.state, f, Vec::new())
+                        .map_err(ApplyError::Runtime)?
+                        .int()
+                        != 0
+                }
+                None => true,
+            };
+            if holds {
+                return Ok(Some(e.reason.clone()));
+            }
+        }
+        Ok(None)
+    }
+
     /// The round counter, if the ruleset declares one.
     pub fn rounds(&self) -> Option<i64> {
         self.rules

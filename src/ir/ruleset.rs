@@ -289,6 +289,10 @@ pub struct Ruleset {
     pub main: FuncId,
     /// Score keys, compared left to right.
     pub score: Vec<FuncId>,
+    /// Metrics (`metric name[(p)] = e;`), read once a game is over.
+    pub metrics: Vec<MetricDef>,
+    /// Named endings (`ending "reason" [when c];`), in declaration order.
+    pub endings: Vec<EndingDef>,
     /// State size in words.
     pub state_words: usize,
     /// The round counter reported by simulations, if declared.
@@ -398,4 +402,26 @@ impl Ruleset {
             _ => value.to_string(),
         }
     }
+}
+
+/// A metric: a measure of a finished game that simulations report. Its
+/// function reads the state and changes nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetricDef {
+    /// Its name.
+    pub name: String,
+    /// One value per seat (`metric name(p) = ...`), else one per game.
+    pub per_seat: bool,
+    /// The function computing it: one player argument when per seat.
+    pub func: FuncId,
+}
+
+/// A named ending: the first whose condition holds once the game is over
+/// names why it ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndingDef {
+    /// The reason, as reports show it.
+    pub reason: String,
+    /// Its condition (`None`: always), a function of no argument.
+    pub when: Option<FuncId>,
 }

@@ -30,6 +30,10 @@ pub enum Item {
     Proc(ProcDecl),
     /// `score(p) = e1, e2;`
     Score(ScoreDecl),
+    /// `metric name(p) = e;` or `metric name = e;`
+    Metric(MetricDecl),
+    /// `ending "reason" [when cond];`
+    Ending(EndingDecl),
 }
 
 pub use crate::ir::ruleset::Visibility;
@@ -106,6 +110,30 @@ pub struct ScoreDecl {
     pub player: Ident,
     /// The components, compared left to right.
     pub keys: Vec<Expr>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// A metric: a measure read once the game is over, for simulations.
+#[derive(Debug, Clone)]
+pub struct MetricDecl {
+    /// Its name.
+    pub name: Ident,
+    /// The player parameter of a per-seat metric (`None`: one per game).
+    pub player: Option<Ident>,
+    /// Its value (an integer or a condition, counted 1 or 0).
+    pub value: Expr,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// A named way for the game to end.
+#[derive(Debug, Clone)]
+pub struct EndingDecl {
+    /// The reason, as reports show it.
+    pub reason: String,
+    /// The condition that names this ending (`None`: always).
+    pub when: Option<Expr>,
     /// The whole declaration.
     pub span: Span,
 }

@@ -1,11 +1,14 @@
 //! `tabula compare`: the same games (same run seed, so the same game
 //! seeds and bot seeds) under two rule sets, and what changed.
 //!
-//! Per seat, the change in win rate is tested with a two-proportion z-test
-//! and the change in mean score with Welch's t-test; the game length and
-//! the first player's win rate are compared the same way. Every p-value is
-//! two-sided. The games are paired by seed, but the two rule sets usually
+//! Per seat, the change in win rate (sole first places) is tested with a
+//! two-proportion z-test and the change in mean score with Welch's t-test;
+//! the draw rate, the game length, the first player's win credit and each
+//! metric (per seat for a per-seat metric) are compared the same way, each
+//! difference with its 95% interval. Every p-value is two-sided. The games are paired by seed, but the two rule sets usually
 //! make them diverge at once, so the tests treat the samples as independent.
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -53,6 +56,53 @@ pub struct Comparison {
     /// counted in the tests.
     #[serde(default, skip_serializing_if = "no_unfinished")]
     pub unfinished: (usize, usize),
+    /// The draw rate (games with a shared first place).
+    pub draws: Test,
+    /// How the games ended, by reason: (baseline count, variant count).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub endings: BTreeMap<String, (usize, usize)>,
+    /// Each metric's mean (per seat for a per-seat metric), Welch's t-test.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub metrics: Vec<MetricChange>,
+}
+
+/// The change in one metric's mean (one seat's, for a per-seat metric).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct MetricChange {
+    /// The metric's name.
+    pub metric: String,
+    /// The seat, for a per-seat metric.
+    pub seat: Option<usize>,
+    /// Baseline mean, variant mean, Welch's t-test.
+    pub test: Test,
+}
+
+/// The metric changes between two tallies: every metric either declares,
+/// per seat for a per-seat one (a metric only one side declares is
+/// compared with no values on the other: p = 1).
+fn metric_changes(base: &Tally, var: &Tally) -> Vec<MetricChange> {
+    let none = Vec::new();
+    let mut names: Vec<&String> = base.metrics.keys().chain(var.metrics.keys()).collect();
+    names.sort();
+    names.dedup();
+    let mut out = Vec::new();
+    for name in names {
+        let a = base.metrics.get(name);
+        let b = var.metrics.get(name);
+        let per_seat = a.or(b).is_some_and(|m| m.0);
+        let ca = a.map_or(&none, |m| &m.1);
+        let cb = b.map_or(&none, |m| &m.1);
+        let n = ca.len().max(cb.len());
+        let empty = super::tally::Counts::new();
+        for i in 0..n {
+            out.push(MetricChange {
+                metric: name.clone(),
+                seat: per_seat.then_some(i),
+                test: welch_counts(ca.get(i).unwrap_or(&empty), cb.get(i).unwrap_or(&empty)),
+            });
+        }
+    }
+    out
 }
 
 fn no_unfinished(u: &(usize, usize)) -> bool {
@@ -72,7 +122,7 @@ pub fn compare(players: usize, base: &[GameRecord], var: &[GameRecord]) -> Compa
 pub fn compare_tallies(base: &Tally, var: &Tally) -> Comparison {
     let players = base.players;
     let (na, nb) = (base.games, var.games);
-    let rate = |t: &Tally, p: usize| t.wins[p] / t.games.max(1) as f64;
+    let rate = |t: &Tally, p: usize| t.wins[p] as f64 / t.games.max(1) as f64;
     let changes = (0..players)
         .map(|p| SeatChange {
             win_rate: two_proportion(rate(base, p), na, rate(var, p), nb),
@@ -97,11 +147,31 @@ pub fn compare_tallies(base: &Tally, var: &Tally) -> Comparison {
             .then(|| welch_counts(&base.rounds, &var.rounds)),
         first_player: two_proportion(fa, fna, fb, fnb),
         unfinished: (base.unfinished, var.unfinished),
+        draws: two_proportion(
+            base.drawn_games as f64 / na.max(1) as f64,
+            na,
+            var.drawn_games as f64 / nb.max(1) as f64,
+            nb,
+        ),
+        endings: endings(base, var),
+        metrics: metric_changes(base, var),
     }
 }
 
+/// Each ending's count in both runs.
+fn endings(base: &Tally, var: &Tally) -> BTreeMap<String, (usize, usize)> {
+    let mut out = BTreeMap::new();
+    for (k, n) in &base.endings {
+        out.entry(k.clone()).or_insert((0, 0)).0 = *n;
+    }
+    for (k, n) in &var.endings {
+        out.entry(k.clone()).or_insert((0, 0)).1 = *n;
+    }
+    out
+}
+
 /// The p-value as text (`<1e-12` below that).
-fn pval(p: f64) -> String {
+pub fn pval(p: f64) -> String {
     if p < 1e-12 {
         "<1e-12".into()
     } else if p < 0.001 {
@@ -112,7 +182,7 @@ fn pval(p: f64) -> String {
 }
 
 /// Stars for a p-value: `***` < 0.001, `**` < 0.01, `*` < 0.05.
-fn stars(p: f64) -> &'static str {
+pub fn stars(p: f64) -> &'static str {
     if p < 0.001 {
         "***"
     } else if p < 0.01 {
@@ -124,7 +194,8 @@ fn stars(p: f64) -> &'static str {
     }
 }
 
-fn label(variants: &[String]) -> String {
+/// The name of a rule set by its variants (`base` for none).
+pub fn label(variants: &[String]) -> String {
     if variants.is_empty() {
         "base".into()
     } else {
@@ -139,7 +210,7 @@ impl Comparison {
         let pct = |x: f64| format!("{:.1}%", x * 100.0);
         let spct = |x: f64| format!("{:+.1}", x * 100.0);
         let mut out = format!(
-            "{} games per rule set, {} players, seed {}: {b} (variant) against {a} (baseline)\n\n",
+            "{} games per rule set, {} players, seed {}\n  A (baseline, --against): {a}\n  B (variant, --variant):  {b}\n\n",
             self.games, self.players, self.seed
         );
         let w = self
@@ -174,15 +245,17 @@ impl Comparison {
                 stars(c.score.p),
             ));
         }
-        out.push_str(&format!(
-            "\n(A = {a}, B = {b}; pts: change in win rate, percentage points)\n"
-        ));
+        out.push_str(
+            "\n(win: sole first places; pts: change B - A in win rate, percentage points; change: B - A)\n",
+        );
         let line = |what: &str, t: &Test| {
             format!(
-                "{what:<22} {:.2} -> {:.2} ({:+.2}), p = {} {}\n",
+                "{what:<22} {:.2} -> {:.2} ({:+.2}, 95% CI {:+.2} to {:+.2}), p = {} {}\n",
                 t.a,
                 t.b,
                 t.diff,
+                t.ci95.0,
+                t.ci95.1,
                 pval(t.p),
                 stars(t.p)
             )
@@ -194,13 +267,38 @@ impl Comparison {
         let f = &self.first_player;
         out.push_str(&format!(
             "{:<22} {} -> {} ({} pts), p = {} {}\n",
-            "first player wins:",
+            "first player credit:",
             pct(f.a),
             pct(f.b),
             spct(f.diff),
             pval(f.p),
             stars(f.p)
         ));
+        let d = &self.draws;
+        out.push_str(&format!(
+            "{:<22} {} -> {} ({} pts, 95% CI {} to {}), p = {} {}\n",
+            "draws (shared first):",
+            pct(d.a),
+            pct(d.b),
+            spct(d.diff),
+            spct(d.ci95.0),
+            spct(d.ci95.1),
+            pval(d.p),
+            stars(d.p)
+        ));
+        if !self.endings.is_empty() {
+            let parts: Vec<String> = self
+                .endings
+                .iter()
+                .map(|(k, (x, y))| format!("{k} {x} -> {y}"))
+                .collect();
+            out.push_str(&format!(
+                "{:<22} {}\n",
+                "endings (A -> B):",
+                parts.join(", ")
+            ));
+        }
+        out.push_str(&self.metrics_table());
         if self.unfinished != (0, 0) {
             out.push_str(&format!(
                 "{:<22} {} (A), {} (B): given up after the decision limit, not counted\n",
@@ -208,6 +306,69 @@ impl Comparison {
             ));
         }
         out.push_str("two-sided p-values: * < 0.05, ** < 0.01, *** < 0.001\n");
+        out
+    }
+
+    /// The name of seat `p`.
+    pub fn seat_name(&self, p: usize) -> String {
+        self.seats
+            .get(p)
+            .cloned()
+            .unwrap_or_else(|| format!("p{}", p + 1))
+    }
+
+    /// The metrics' changes: mean under A and B, the change with its 95%
+    /// interval, Welch's p-value.
+    fn metrics_table(&self) -> String {
+        if self.metrics.is_empty() {
+            return String::new();
+        }
+        let rows: Vec<[String; 7]> = self
+            .metrics
+            .iter()
+            .map(|m| {
+                let t = &m.test;
+                [
+                    m.metric.clone(),
+                    m.seat.map_or("(game)".into(), |p| self.seat_name(p)),
+                    format!("{:.2}", t.a),
+                    format!("{:.2}", t.b),
+                    format!("{:+.2}", t.diff),
+                    format!("{:+.2} to {:+.2}", t.ci95.0, t.ci95.1),
+                    format!("{} {}", pval(t.p), stars(t.p)),
+                ]
+            })
+            .collect();
+        let head = ["metric", "seat", "A", "B", "change", "95% CI", "p (Welch)"].map(String::from);
+        let w: Vec<usize> = (0..7)
+            .map(|k| {
+                rows.iter()
+                    .chain([&head])
+                    .map(|r| r[k].chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut out = String::from("\n");
+        for r in std::iter::once(&head).chain(&rows) {
+            out.push_str(&format!(
+                "{:<w0$}  {:<w1$}  {:>w2$}  {:>w3$}  {:>w4$}  {:>w5$}  {}\n",
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                r[6],
+                w0 = w[0],
+                w1 = w[1],
+                w2 = w[2],
+                w3 = w[3],
+                w4 = w[4],
+                w5 = w[5]
+            ));
+        }
+        out.push('\n');
         out
     }
 }

@@ -3,14 +3,19 @@
 //! Columns: `game`, `seed`, `first` (the seat that decided first),
 //! `decisions`, `rounds` (empty if the ruleset declares no round counter),
 //! `winners` (seat names separated by spaces), then per seat
-//! `score_<seat>` and `win_<seat>` (1 for a win, 1/k of a k-way shared win,
-//! 0 for a loss). A game given up after the decision limit has
-//! `(unfinished)` as its winners and empty scores and wins. A run with
-//! variants or parameters set (`--set`) has two more columns, the same on
-//! every row: `variants` (joined by ` + `) and `set` (`NAME=VALUE`
-//! separated by spaces); a run of the base rules has neither.
+//! `score_<seat>` and `win_<seat>` (win credit: 1 for a sole win, 1/k of a
+//! k-way shared first place, 0 for a loss), then `draw` (1 when the first
+//! place was shared), `ending` (the rules' named ending, `unfinished` for
+//! a game given up) and one column per metric: `<metric>` for a per-game
+//! metric, `<metric>_<seat>` per seat for a per-seat one. A game given up
+//! after the decision limit has `(unfinished)` as its winners and empty
+//! scores, wins, draw and metrics.
+//! A run with variants or parameters set (`--set`) has two more columns
+//! at the end, the same on every row: `variants` (joined by ` + `) and
+//! `set` (`NAME=VALUE` separated by spaces); a run of the base rules has
+//! neither.
 
-use super::{win_share, GameRecord, Report};
+use super::{is_draw, win_share, GameRecord, MetricSpec, MetricValue, Report};
 
 /// What `winners` holds for a game given up after the decision limit.
 pub const UNFINISHED: &str = "(unfinished)";
@@ -32,8 +37,9 @@ fn seat(seats: &[String], p: usize) -> String {
         .unwrap_or_else(|| format!("p{}", p + 1))
 }
 
-/// The header line (with its line break) for `players` seats named `seats`.
-pub fn header(players: usize, seats: &[String]) -> String {
+/// The header line (with its line break) for `players` seats named
+/// `seats` and the ruleset's `metrics`.
+pub fn header(players: usize, seats: &[String], metrics: &[MetricSpec]) -> String {
     let mut header = vec![
         "game".to_string(),
         "seed".into(),
@@ -48,6 +54,17 @@ pub fn header(players: usize, seats: &[String]) -> String {
     for p in 0..players {
         header.push(format!("win_{}", seat(seats, p)));
     }
+    header.push("draw".into());
+    header.push("ending".into());
+    for m in metrics {
+        if m.per_seat {
+            for p in 0..players {
+                header.push(format!("{}_{}", m.name, seat(seats, p)));
+            }
+        } else {
+            header.push(m.name.clone());
+        }
+    }
     let mut out = header
         .iter()
         .map(|h| field(h))
@@ -58,7 +75,7 @@ pub fn header(players: usize, seats: &[String]) -> String {
 }
 
 /// The line (with its line break) of game `g`.
-pub fn row(players: usize, seats: &[String], g: &GameRecord) -> String {
+pub fn row(players: usize, seats: &[String], metrics: &[MetricSpec], g: &GameRecord) -> String {
     let mut row = vec![
         g.game.to_string(),
         g.seed.to_string(),
@@ -87,6 +104,30 @@ pub fn row(players: usize, seats: &[String], g: &GameRecord) -> String {
         } else {
             format!("{w:.6}")
         });
+    }
+    row.push(if g.unfinished {
+        String::new()
+    } else {
+        u8::from(is_draw(g)).to_string()
+    });
+    row.push(g.ending.clone().unwrap_or_default());
+    for m in metrics {
+        let width = if m.per_seat { players } else { 1 };
+        let values = match g.metrics.get(&m.name) {
+            Some(MetricValue::Game(v)) => vec![Some(*v)],
+            Some(MetricValue::Seats(v)) => v.iter().map(|x| Some(*x)).collect(),
+            None => Vec::new(),
+        };
+        for i in 0..width {
+            row.push(
+                values
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map(|v| v.to_string())
+                    .unwrap_or_default(),
+            );
+        }
     }
     let mut out = row.iter().map(|f| field(f)).collect::<Vec<_>>().join(",");
     out.push('\n');
@@ -126,12 +167,12 @@ pub fn with_extra(line: String, extra: Option<&str>) -> String {
 pub fn render(report: &Report) -> String {
     let extra = applied_columns(&report.variants, &report.set);
     let mut out = with_extra(
-        header(report.players, &report.seats),
+        header(report.players, &report.seats, &report.metrics),
         extra.as_ref().map(|e| e.0.as_str()),
     );
     for g in &report.games {
         out.push_str(&with_extra(
-            row(report.players, &report.seats, g),
+            row(report.players, &report.seats, &report.metrics, g),
             extra.as_ref().map(|e| e.1.as_str()),
         ));
     }

@@ -2,45 +2,33 @@
 //! read. Inline SVG and CSS only: no script, no network, no fonts to fetch.
 //!
 //! It shows the run (ruleset, variants, bots, seed), win-rate bars with
-//! their 95% intervals against the fair share, one score histogram per
-//! seat on a common scale, the game-length histogram, the first-player
-//! advantage and the table of statistics.
+//! their 95% intervals against the fair share, the draw rate, one score
+//! histogram per seat on a common scale, the game-length histogram, how
+//! the games ended, the rules' metrics (means with 95% intervals), the
+//! first-player advantage and the table of statistics.
 
 use std::fmt::Write;
 
+pub use super::html_parts::esc;
+use super::html_parts::{bars, endings_table, Bar};
 use super::tally::{Counts, Tally};
-use super::{Report, Stats};
+use super::{Report, Stats, Summary};
 
 const PALETTE: [&str; 8] = [
     "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f",
 ];
 
-/// Escapes text for HTML and SVG.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-fn colour(p: usize) -> &'static str {
+/// The colour of seat `p`.
+pub(super) fn colour(p: usize) -> &'static str {
     PALETTE[p % PALETTE.len()]
 }
 
-fn pct(x: f64) -> String {
+pub(super) fn pct(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
 }
 
 /// Integer bins covering `lo..=hi`: (first value, width, count of bins).
-fn bins(lo: i64, hi: i64, max_bins: i64) -> (i64, i64, usize) {
+pub(super) fn bins(lo: i64, hi: i64, max_bins: i64) -> (i64, i64, usize) {
     // In i128: the span of two extreme i64 values does not fit an i64.
     let span = (i128::from(hi) - i128::from(lo) + 1).max(1);
     let max_bins = i128::from(max_bins.max(1));
@@ -55,7 +43,7 @@ fn bins(lo: i64, hi: i64, max_bins: i64) -> (i64, i64, usize) {
 
 /// A histogram of the values counted in `values` over the bins
 /// `(lo, width, n)` as an SVG.
-fn histogram(
+pub(super) fn histogram(
     values: &Counts,
     (lo, width, n): (i64, i64, usize),
     title: &str,
@@ -226,7 +214,7 @@ fn win_bars(report: &Report) -> String {
     s
 }
 
-fn stats_cells(s: &Option<Stats>) -> String {
+pub(super) fn stats_cells(s: &Option<Stats>) -> String {
     match s {
         Some(s) => format!(
             "<td>{:.2}</td><td>{:.2}</td><td>{}</td><td>{:.1}</td><td>{:.1}</td><td>{:.1}</td><td>{}</td>",
@@ -237,7 +225,7 @@ fn stats_cells(s: &Option<Stats>) -> String {
 }
 
 /// The page's stylesheet.
-const STYLE: &str = "<style>\nbody{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}\n\
+pub(super) const STYLE: &str = "<style>\nbody{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}\n\
      h1{font-size:1.6em;margin-bottom:.2em} h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}\n\
      table{border-collapse:collapse;margin:.6em 0} td,th{padding:.25em .6em;text-align:right;border-bottom:1px solid #eee} td{white-space:nowrap}\n\
      th{background:#f5f5f5} td:first-child,th:first-child,td.l{text-align:left}\n\
@@ -276,8 +264,10 @@ pub fn render_tally(report: &Report, tally: &Tally, title: &str, elapsed: Option
         ("Decisions per game", &tally.decisions, &sm.decisions),
     ];
     length_section(&mut h, &lengths);
+    endings_section(&mut h, sm);
+    metrics_section(&mut h, report);
     statistics_section(&mut h, report, &lengths);
-    h.push_str("<p class=\"meta\">Shared wins count 1/k to each of k winners. Intervals are 95% Wilson score intervals. Written by tabula.</p>\n</body>\n</html>\n");
+    h.push_str("<p class=\"meta\">A shared first place is a draw: win rates count sole first places; the win credit (and the first player's record) counts 1/k of a k-way draw to each. Intervals of rates are 95% Wilson score intervals, of means Student's t. Written by tabula.</p>\n</body>\n</html>\n");
     h
 }
 
@@ -313,6 +303,16 @@ fn win_section(h: &mut String, report: &Report) {
     h.push_str("<h2>Win rates</h2>\n");
     h.push_str(&win_bars(report));
     h.push('\n');
+    let sm = &report.summary;
+    let _ = writeln!(
+        h,
+        "<p>Draws (a shared first place): <b>{}</b> of {} games, {} (95% CI {} to {}).</p>",
+        sm.draws,
+        sm.games,
+        pct(sm.draw_rate),
+        pct(sm.draw_ci95.0),
+        pct(sm.draw_ci95.1)
+    );
     let f = &report.summary.first_player;
     if f.games > 0 {
         let _ = writeln!(
@@ -382,21 +382,90 @@ fn length_section(h: &mut String, lengths: &[Lengths]) {
     h.push_str("</div>\n");
 }
 
+/// How the games ended, by the rules' named endings.
+fn endings_section(h: &mut String, sm: &Summary) {
+    if sm.endings.is_empty() {
+        return;
+    }
+    h.push_str("<h2>How the games ended</h2>\n");
+    let rows: Vec<(String, Vec<usize>)> = sm
+        .endings
+        .iter()
+        .map(|(k, n)| (k.clone(), vec![*n]))
+        .collect();
+    h.push_str(&endings_table(&rows, &["games"]));
+}
+
+/// The rules' metrics: one chart of means with 95% intervals per metric
+/// (per seat for a per-seat metric), and their table.
+fn metrics_section(h: &mut String, report: &Report) {
+    let sm = &report.summary;
+    if sm.metrics.is_empty() {
+        return;
+    }
+    h.push_str("<h2>Metrics</h2>\n<div class=\"grid\">\n");
+    let seat = |p: usize| report.seats.get(p).cloned().unwrap_or_default();
+    for (name, m) in &sm.metrics {
+        let rows: Vec<Bar> = m
+            .stats
+            .iter()
+            .zip(&m.mean_ci95)
+            .enumerate()
+            .filter_map(|(i, (st, ci))| {
+                st.as_ref().map(|st| Bar {
+                    label: if m.per_seat {
+                        seat(i)
+                    } else {
+                        "per game".into()
+                    },
+                    value: st.mean,
+                    ci: *ci,
+                    fill: if m.per_seat { colour(i) } else { "#888" },
+                })
+            })
+            .collect();
+        h.push_str(&bars(&format!("{name} (mean, 95% CI)"), &rows, false));
+        h.push('\n');
+    }
+    h.push_str("</div>\n<table>\n<tr><th>metric</th><th>seat</th><th>mean</th><th>95% CI of mean</th><th>sd</th><th>min</th><th>median</th><th>max</th></tr>\n");
+    for (name, m) in &sm.metrics {
+        for (i, (st, ci)) in m.stats.iter().zip(&m.mean_ci95).enumerate() {
+            let Some(st) = st else { continue };
+            let _ = writeln!(
+                h,
+                "<tr><td>{}</td><td class=\"l\">{}</td><td>{:.2}</td><td>{:.2} – {:.2}</td><td>{:.2}</td><td>{}</td><td>{:.1}</td><td>{}</td></tr>",
+                esc(name),
+                esc(&if m.per_seat { seat(i) } else { "(game)".into() }),
+                st.mean,
+                ci.0,
+                ci.1,
+                st.sd,
+                st.min,
+                st.median,
+                st.max
+            );
+        }
+    }
+    h.push_str("</table>\n");
+}
+
 /// The tables: per seat, then per game.
 fn statistics_section(h: &mut String, report: &Report, lengths: &[Lengths]) {
     let sm = &report.summary;
-    h.push_str("<h2>Statistics</h2>\n<table>\n<tr><th>seat</th><th>agent</th><th>win rate</th><th>95% CI</th><th>mean score</th><th>sd</th><th>min</th><th>p25</th><th>median</th><th>p75</th><th>max</th><th>decided first</th><th>won when first</th></tr>\n");
+    h.push_str("<h2>Statistics</h2>\n<table>\n<tr><th>seat</th><th>agent</th><th>win rate</th><th>95% CI</th><th>drew</th><th>win credit</th><th>mean score</th><th>sd</th><th>min</th><th>p25</th><th>median</th><th>p75</th><th>max</th><th>decided first</th><th>won when first</th></tr>\n");
     for (p, seat) in sm.seats.iter().enumerate() {
         let fs = sm.first_player.by_seat.get(p);
         let _ = writeln!(
             h,
-            "<tr><td><span class=\"swatch\" style=\"background:{}\"></span>{}</td><td class=\"l\">{}</td><td>{}</td><td>{} – {}</td>{}<td>{}</td><td>{}</td></tr>",
+            "<tr><td><span class=\"swatch\" style=\"background:{}\"></span>{}</td><td class=\"l\">{}</td><td>{}</td><td>{} – {}</td><td>{}</td><td>{}</td>{}<td>{}</td><td>{}</td></tr>",
             colour(p),
             esc(report.seats.get(p).map(String::as_str).unwrap_or("")),
             esc(report.agents.get(p).map(String::as_str).unwrap_or("")),
             pct(seat.win_rate),
             pct(seat.win_ci95.0),
             pct(seat.win_ci95.1),
+            pct(seat.draw_rate),
+            pct(seat.credit_rate),
             stats_cells(&seat.score),
             fs.map_or(0, |s| s.games),
             fs.filter(|s| s.games > 0).map_or("-".into(), |s| pct(s.win_rate)),

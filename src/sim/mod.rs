@@ -18,8 +18,10 @@
 //! is identical to the report of the whole run.
 
 pub mod compare;
+pub mod compare_html;
 pub mod csv;
 pub mod html;
+mod html_parts;
 mod play;
 mod shard;
 pub(crate) mod stats;
@@ -29,6 +31,8 @@ pub mod sweep;
 pub mod sweep_html;
 pub(crate) mod tally;
 pub(crate) mod validate;
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -40,8 +44,11 @@ pub use play::{
     render_error, run, run_stream, simulate_one, splitmix64, Ending, GameFailed,
 };
 pub use shard::{merge, MergeError, Shard, ShardError, ShardProblem};
-pub use stats::Stats;
-pub use summary::{win_share, FirstPlayer, FirstSeat, SeatSummary, Summary, UnfinishedGames};
+pub use stats::{Stats, Test};
+pub use summary::{
+    is_draw, win_share, FirstPlayer, FirstSeat, MetricSummary, SeatSummary, Summary,
+    UnfinishedGames,
+};
 pub use tally::Tally;
 
 /// The default decision limit: games that have not ended after this many
@@ -114,6 +121,61 @@ pub struct GameRecord {
     /// and no winners, and the statistics leave it out.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unfinished: bool,
+    /// Why the game ended: the first of the rules' named endings
+    /// (`ending "reason" when ...;`) that holds, or [`UNFINISHED`] for a
+    /// game given up (absent when the rules name no ending that holds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ending: Option<String>,
+    /// The rules' metrics (`metric ...;`) at the end of the game, by name
+    /// (absent for a game given up).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub metrics: BTreeMap<String, MetricValue>,
+}
+
+/// The ending of a game given up after the decision limit.
+pub const UNFINISHED: &str = "unfinished";
+
+/// A metric's value in one game.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum MetricValue {
+    /// A per-game metric (`metric name = e;`).
+    Game(i64),
+    /// A per-seat metric (`metric name(p) = e;`): one value per seat.
+    Seats(Vec<i64>),
+}
+
+impl MetricValue {
+    /// The values: one per seat, or the single per-game value.
+    pub fn values(&self) -> &[i64] {
+        match self {
+            MetricValue::Game(v) => std::slice::from_ref(v),
+            MetricValue::Seats(v) => v,
+        }
+    }
+}
+
+/// A metric a ruleset declares: its name and whether it is per seat.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct MetricSpec {
+    /// Its name.
+    pub name: String,
+    /// One value per seat (else one per game).
+    pub per_seat: bool,
+}
+
+/// The metrics `rules` declares, by name (the order of every report).
+pub fn metric_specs(rules: &Ruleset) -> Vec<MetricSpec> {
+    let mut specs: Vec<MetricSpec> = rules
+        .metrics
+        .iter()
+        .map(|m| MetricSpec {
+            name: m.name.clone(),
+            per_seat: m.per_seat,
+        })
+        .collect();
+    specs.sort_by(|a, b| a.name.cmp(&b.name));
+    specs
 }
 
 /// The parameters a ruleset was loaded with from outside (`--set`), by
@@ -175,6 +237,9 @@ pub struct Report {
     /// [`MAX_DECISIONS`]).
     #[serde(default = "default_limit", skip_serializing_if = "is_default_limit")]
     pub max_decisions: usize,
+    /// The metrics the ruleset declares, by name (the CSV's columns).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub metrics: Vec<MetricSpec>,
     /// The statistics of the games below.
     pub summary: Summary,
     /// Every game, in order.
@@ -201,6 +266,7 @@ impl Report {
             total_games: cfg.games,
             shard: cfg.shard,
             max_decisions: cfg.max_decisions,
+            metrics: metric_specs(rules),
             summary: Summary::of(cfg.players, &records),
             games: records,
         }
@@ -221,6 +287,7 @@ impl Report {
             total_games: cfg.games,
             shard: cfg.shard,
             max_decisions: cfg.max_decisions,
+            metrics: metric_specs(rules),
             summary,
             games: Vec::new(),
         }

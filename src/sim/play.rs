@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::{GameRecord, SimConfig, SimError, MAX_DECISIONS};
+use super::{GameRecord, MetricValue, SimConfig, SimError, MAX_DECISIONS, UNFINISHED};
 use crate::agents::eval::EvaluateSignatureError;
 use crate::agents::{Agent, AgentSpec};
 use crate::engine::{ApplyError, Game};
@@ -209,6 +209,8 @@ pub fn play_one(
             rounds,
             first,
             unfinished: true,
+            ending: Some(UNFINISHED.to_string()),
+            metrics: Default::default(),
         });
     }
     let outcome = match game.outcome() {
@@ -216,6 +218,24 @@ pub fn play_one(
         Ok(None) => return Err(err(decisions, "the game did not end\n".into())),
         Err(e) => return Err(err(decisions, render_error(rules, &e))),
     };
+    let measured = game
+        .ending()
+        .and_then(|ending| Ok((ending, game.metrics()?)))
+        .map_err(|e| err(decisions, render_error(rules, &e)))?;
+    let (ending, values) = measured;
+    let metrics = rules
+        .metrics
+        .iter()
+        .zip(values)
+        .map(|(m, v)| {
+            let value = if m.per_seat {
+                MetricValue::Seats(v)
+            } else {
+                MetricValue::Game(v.first().copied().unwrap_or(0))
+            };
+            (m.name.clone(), value)
+        })
+        .collect();
     Ok(GameRecord {
         game: index,
         seed,
@@ -225,6 +245,8 @@ pub fn play_one(
         rounds,
         first,
         unfinished: false,
+        ending,
+        metrics,
     })
 }
 

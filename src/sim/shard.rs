@@ -232,6 +232,7 @@ pub fn merge(parts: &[(String, Report)]) -> Result<Report, MergeError> {
         total_games: head.total_games,
         shard: None,
         max_decisions: head.max_decisions,
+        metrics: head.metrics.clone(),
         summary: Summary::of(head.players, &records),
         games: records,
     })

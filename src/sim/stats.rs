@@ -263,6 +263,10 @@ pub struct Test {
     pub stat: f64,
     /// The two-sided p-value (1 when the test is undefined).
     pub p: f64,
+    /// The 95% interval of `b - a` (unpooled for proportions, Welch's for
+    /// means; `(diff, diff)` when undefined).
+    #[serde(default)]
+    pub ci95: (f64, f64),
 }
 
 /// Two-proportion z-test (pooled) of `pa` over `na` trials against `pb`
@@ -278,12 +282,18 @@ pub fn two_proportion(pa: f64, na: usize, pb: f64, nb: usize) -> Test {
     } else {
         (0.0, 1.0)
     };
+    let half = if na > 0 && nb > 0 {
+        Z95 * (pa * (1.0 - pa) / nfa + pb * (1.0 - pb) / nfb).sqrt()
+    } else {
+        0.0
+    };
     Test {
         a: pa,
         b: pb,
         diff,
         stat,
         p,
+        ci95: (diff - half, diff + half),
     }
 }
 
@@ -329,13 +339,17 @@ fn welch_of((ma, va, la): (f64, f64, u64), (mb, vb, lb): (f64, f64, u64)) -> Tes
             diff,
             stat: 0.0,
             p: 1.0,
+            ci95: (diff, diff),
         };
     }
     let (sa, sb) = (va / na, vb / nb);
     let se2 = sa + sb;
+    let mut ci95 = (diff, diff);
     let (stat, p) = if se2 > 0.0 {
         let t = diff / se2.sqrt();
         let df = se2 * se2 / (sa * sa / (na - 1.0) + sb * sb / (nb - 1.0));
+        let half = student_quantile95(df) * se2.sqrt();
+        ci95 = (diff - half, diff + half);
         (t, student_two_sided(t, df))
     } else if diff == 0.0 {
         (0.0, 1.0)
@@ -349,7 +363,39 @@ fn welch_of((ma, va, la): (f64, f64, u64), (mb, vb, lb): (f64, f64, u64)) -> Tes
         diff,
         stat,
         p,
+        ci95,
     }
+}
+
+/// The t such that Student's distribution with `df` degrees of freedom
+/// leaves 5% outside `-t..t` (found by bisection; the normal 1.96 for
+/// an undefined or huge `df`).
+pub fn student_quantile95(df: f64) -> f64 {
+    if !df.is_finite() || df <= 0.0 || df > 1e7 {
+        return Z95;
+    }
+    let (mut lo, mut hi) = (0.0f64, 1000.0f64);
+    for _ in 0..64 {
+        let mid = 0.5 * (lo + hi);
+        if student_two_sided(mid, df) > 0.05 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// The 95% interval of the mean of `n` values with statistics `s`
+/// (Student's t; the mean itself for fewer than two values). `quantile`
+/// gives [`student_quantile95`] of a number of degrees of freedom (the
+/// caller may remember it: the bisection is not cheap).
+pub fn mean_ci95(s: &Stats, n: u64, quantile: &mut dyn FnMut(u64) -> f64) -> (f64, f64) {
+    if n < 2 {
+        return (s.mean, s.mean);
+    }
+    let half = quantile(n - 1) * s.sd / (n as f64).sqrt();
+    (s.mean - half, s.mean + half)
 }
 
 #[cfg(test)]
@@ -397,6 +443,8 @@ mod tests {
         // t = 1 with 1 df (Cauchy): p = 0.5.
         assert!(close(student_two_sided(1.0, 1.0), 0.5, 1e-9));
         assert!(close(ln_gamma(5.0), 24f64.ln(), 1e-12));
+        assert!(close(student_quantile95(10.0), 2.228_139, 1e-5));
+        assert!(close(student_quantile95(f64::INFINITY), Z95, 1e-12));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::io::{self, BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{csv, GameRecord, Report};
+use super::{csv, GameRecord, MetricSpec, Report};
 
 /// A run's JSON report, written as its games end.
 pub struct JsonWriter {
@@ -120,15 +120,22 @@ pub struct CsvWriter {
     out: BufWriter<File>,
     players: usize,
     seats: Vec<String>,
+    metrics: Vec<MetricSpec>,
     /// The text every row ends with (see [`csv::applied_columns`]).
     extra: Option<String>,
 }
 
 impl CsvWriter {
-    /// Creates (or empties) `path` and writes the header line.
+    /// Creates (or empties) `path` and writes the header line, for the
+    /// ruleset's `metrics`.
     #[cfg(test)]
-    pub fn create(path: &Path, players: usize, seats: &[String]) -> io::Result<CsvWriter> {
-        CsvWriter::create_with(path, players, seats, None)
+    pub fn create(
+        path: &Path,
+        players: usize,
+        seats: &[String],
+        metrics: &[MetricSpec],
+    ) -> io::Result<CsvWriter> {
+        CsvWriter::create_with(path, players, seats, metrics, None)
     }
 
     /// [`CsvWriter::create`] with the extra columns of a run with variants
@@ -137,6 +144,7 @@ impl CsvWriter {
         path: &Path,
         players: usize,
         seats: &[String],
+        metrics: &[MetricSpec],
         extra: Option<(String, String)>,
     ) -> io::Result<CsvWriter> {
         let mut out = BufWriter::new(File::create(path)?);
@@ -144,12 +152,13 @@ impl CsvWriter {
             Some((h, r)) => (Some(h), Some(r)),
             None => (None, None),
         };
-        let header = csv::with_extra(csv::header(players, seats), head.as_deref());
+        let header = csv::with_extra(csv::header(players, seats, metrics), head.as_deref());
         out.write_all(header.as_bytes())?;
         Ok(CsvWriter {
             out,
             players,
             seats: seats.to_vec(),
+            metrics: metrics.to_vec(),
             extra: row,
         })
     }
@@ -157,7 +166,7 @@ impl CsvWriter {
     /// Adds the next game's row.
     pub fn push(&mut self, g: &GameRecord) -> io::Result<()> {
         let row = csv::with_extra(
-            csv::row(self.players, &self.seats, g),
+            csv::row(self.players, &self.seats, &self.metrics, g),
             self.extra.as_deref(),
         );
         self.out.write_all(row.as_bytes())
@@ -196,7 +205,8 @@ mod tests {
             let whole = Report::new(&rules, &cfg, seats.clone(), records);
             let (jp, cp) = (tmp.join("r.json"), tmp.join("r.csv"));
             let mut json = JsonWriter::create(&jp).unwrap();
-            let mut csv = CsvWriter::create(&cp, 2, &seats).unwrap();
+            let specs = crate::sim::metric_specs(&rules);
+            let mut csv = CsvWriter::create(&cp, 2, &seats, &specs).unwrap();
             let mut tally = Tally::new(2);
             run_stream(&rules, &cfg, 2, &|_| {}, &mut |g| {
                 tally.add(&g);

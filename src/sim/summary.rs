@@ -1,5 +1,14 @@
-//! The statistics of a run: wins with their intervals, scores, game
-//! lengths and the first player's advantage, and their text table.
+//! The statistics of a run: wins and draws with their intervals, scores,
+//! game lengths, the first player's advantage, how the games ended and
+//! the rules' metrics, and their text table.
+//!
+//! A shared first place is a draw, not a win: a seat's win rate counts
+//! the games it alone came first in, the draw rate the games whose first
+//! place was shared. The win credit (a k-way shared first place counts
+//! 1/k to each) sums to one game per game; the first player's record is
+//! counted in it, against the fair share.
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -10,12 +19,24 @@ use super::GameRecord;
 /// One seat's results over a run.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct SeatSummary {
-    /// Games won (a win shared by k seats counts 1/k).
+    /// Games won alone (a shared first place is a draw, not a win).
     pub wins: f64,
     /// `wins` over the number of games.
     pub win_rate: f64,
     /// The 95% Wilson score interval of the win rate.
     pub win_ci95: (f64, f64),
+    /// Games in which the seat shared first place.
+    #[serde(default)]
+    pub draws: usize,
+    /// `draws` over the number of games.
+    #[serde(default)]
+    pub draw_rate: f64,
+    /// Win credit: sole wins plus 1/k of each k-way shared first place.
+    #[serde(default)]
+    pub credit: f64,
+    /// `credit` over the number of games (the seats' credit rates sum to 1).
+    #[serde(default)]
+    pub credit_rate: f64,
     /// The seat's score.
     pub score: Option<Stats>,
 }
@@ -65,6 +86,38 @@ pub struct Summary {
     /// Games given up after the decision limit (not counted above).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unfinished: Option<UnfinishedGames>,
+    /// Games whose first place was shared.
+    #[serde(default)]
+    pub draws: usize,
+    /// `draws` over the number of games.
+    #[serde(default)]
+    pub draw_rate: f64,
+    /// The 95% Wilson score interval of the draw rate.
+    #[serde(default)]
+    pub draw_ci95: (f64, f64),
+    /// How the games ended, by the rules' named endings, unfinished games
+    /// included (empty when the rules name no ending).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub endings: BTreeMap<String, usize>,
+    /// The rules' metrics over the finished games, by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub metrics: BTreeMap<String, MetricSummary>,
+}
+
+/// A metric over the finished games of a run.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct MetricSummary {
+    /// One value per seat (else one per game).
+    pub per_seat: bool,
+    /// Its statistics: per seat, or one for a per-game metric.
+    pub stats: Vec<Option<Stats>>,
+    /// The 95% interval of each mean (Student's t).
+    pub mean_ci95: Vec<(f64, f64)>,
+}
+
+/// Whether the first place of `r` was shared (a draw).
+pub fn is_draw(r: &GameRecord) -> bool {
+    r.winners.len() > 1
 }
 
 /// The games of a run given up after the decision limit.
@@ -76,7 +129,8 @@ pub struct UnfinishedGames {
     pub first: Vec<Unfinished>,
 }
 
-/// The share of a win that goes to `seat` in `r` (1/k of a k-way win).
+/// The win credit that goes to `seat` in `r` (1/k of a k-way shared
+/// first place).
 pub fn win_share(r: &GameRecord, seat: usize) -> f64 {
     if r.winners.contains(&seat) {
         1.0 / r.winners.len() as f64
@@ -98,17 +152,54 @@ impl Summary {
         let rate = |w: f64, n: usize| if n == 0 { 0.0 } else { w / n as f64 };
         let seats = (0..players)
             .map(|p| {
-                let wins = t.wins[p];
+                let wins = t.wins[p] as f64;
                 let win_rate = rate(wins, n);
                 SeatSummary {
                     wins,
                     win_rate,
                     win_ci95: stats::wilson(win_rate, n),
+                    draws: t.draws[p],
+                    draw_rate: rate(t.draws[p] as f64, n),
+                    credit: t.credit[p],
+                    credit_rate: rate(t.credit[p], n),
                     score: Stats::of_counts(&t.scores[p]),
                 }
             })
             .collect();
         let frate = rate(t.first_wins, t.first_games);
+        let draw_rate = rate(t.drawn_games as f64, n);
+        // Every metric has as many values as games: one quantile serves.
+        let mut known: Vec<(u64, f64)> = Vec::new();
+        let mut quantile = |df: u64| match known.iter().find(|(d, _)| *d == df) {
+            Some((_, q)) => *q,
+            None => {
+                let q = stats::student_quantile95(df as f64);
+                known.push((df, q));
+                q
+            }
+        };
+        let metrics = t
+            .metrics
+            .iter()
+            .map(|(name, (per_seat, counts))| {
+                let stats: Vec<Option<Stats>> = counts.iter().map(Stats::of_counts).collect();
+                let mean_ci95 = stats
+                    .iter()
+                    .zip(counts)
+                    .map(|(s, c)| {
+                        s.as_ref().map_or((0.0, 0.0), |s| {
+                            stats::mean_ci95(s, super::tally::total(c), &mut quantile)
+                        })
+                    })
+                    .collect();
+                let m = MetricSummary {
+                    per_seat: *per_seat,
+                    stats,
+                    mean_ci95,
+                };
+                (name.clone(), m)
+            })
+            .collect();
         Summary {
             games: n,
             players,
@@ -134,6 +225,11 @@ impl Summary {
                 games: t.unfinished,
                 first: t.unfinished_shown.clone(),
             }),
+            draws: t.drawn_games,
+            draw_rate,
+            draw_ci95: stats::wilson(draw_rate, n),
+            endings: t.endings.clone(),
+            metrics,
         }
     }
 
@@ -165,12 +261,14 @@ impl Summary {
             .max()
             .unwrap_or(5)
             .max(5);
+        let drawn = self.draws > 0;
         out.push_str(&format!(
-            "{:<w$}  {:<aw$}  {:>8}  {:>15}  {:>9}  {:>8}  {:>6}  {:>7}  {:>7}  {:>7}  {:>6}\n",
+            "{:<w$}  {:<aw$}  {:>8}  {:>15}{}  {:>9}  {:>8}  {:>6}  {:>7}  {:>7}  {:>7}  {:>6}\n",
             "seat",
             "agent",
             "win rate",
             "95% CI",
+            if drawn { "      drew" } else { "" },
             "score",
             "sd",
             "min",
@@ -189,6 +287,9 @@ impl Summary {
                 pct(s.win_rate),
                 ci
             ));
+            if drawn {
+                out.push_str(&format!("  {:>8}", pct(s.draw_rate)));
+            }
             if let Some(sc) = &s.score {
                 out.push_str(&format!(
                     "  {:>9.2}  {:>8.2}  {:>6}  {:>7.2}  {:>7.2}  {:>7.2}  {:>6}",
@@ -204,12 +305,14 @@ impl Summary {
                 s.mean, s.sd, s.min, s.p25, s.median, s.p75, s.max
             )
         };
+        out.push_str(&self.draw_line());
         if let Some(r) = &self.rounds {
             out.push_str(&line("rounds/game:", r));
         }
         if let Some(d) = &self.decisions {
             out.push_str(&line("decisions/game:", d));
         }
+        out.push_str(&self.endings_line());
         let f = &self.first_player;
         if f.games > 0 {
             let by: Vec<String> = f
@@ -220,8 +323,13 @@ impl Summary {
                 .map(|(p, s)| format!("{} {} games, won {}", name(p), s.games, pct(s.win_rate)))
                 .collect();
             out.push_str(&format!(
-                "first player:   won {} (95% CI {}-{}; fair share {}) of {} games; {}\n",
+                "first player:   won {}{} (95% CI {}-{}; fair share {}) of {} games; {}\n",
                 pct(f.win_rate),
+                if drawn {
+                    " counting 1/k of a k-way draw"
+                } else {
+                    ""
+                },
                 pct(f.win_ci95.0),
                 pct(f.win_ci95.1),
                 pct(f.fair_share),
@@ -232,6 +340,7 @@ impl Summary {
         if let Some(u) = &self.unfinished {
             out.push_str(&unfinished_line(u));
         }
+        out.push_str(&self.metrics_table(&name));
         if let Some(t) = elapsed {
             let gps = if t > 0.0 {
                 self.games as f64 / t
@@ -239,6 +348,83 @@ impl Summary {
                 f64::INFINITY
             };
             out.push_str(&format!("time: {t:.2}s  games/s: {gps:.1}\n"));
+        }
+        out
+    }
+}
+
+impl Summary {
+    /// The draws: how many games had a shared first place.
+    fn draw_line(&self) -> String {
+        let pct = |x: f64| format!("{:.1}%", x * 100.0);
+        if self.draws == 0 {
+            return "draws:          none (win rates count sole first places)\n".into();
+        }
+        format!(
+            "draws:          {} of {} games ({}, 95% CI {}-{}) had a shared first place; \
+             win rates count sole first places, `drew` the draws a seat was in\n",
+            self.draws,
+            self.games,
+            pct(self.draw_rate),
+            pct(self.draw_ci95.0),
+            pct(self.draw_ci95.1)
+        )
+    }
+
+    /// How the games ended, by the rules' named endings.
+    fn endings_line(&self) -> String {
+        if self.endings.is_empty() {
+            return String::new();
+        }
+        let all: usize = self.endings.values().sum();
+        let parts: Vec<String> = self
+            .endings
+            .iter()
+            .map(|(reason, n)| {
+                format!(
+                    "{reason} {n} ({:.1}%)",
+                    100.0 * *n as f64 / all.max(1) as f64
+                )
+            })
+            .collect();
+        format!("endings:        {}\n", parts.join(", "))
+    }
+
+    /// The metrics: mean, sd and the mean's 95% interval, per seat for a
+    /// per-seat metric.
+    fn metrics_table(&self, name: &dyn Fn(usize) -> String) -> String {
+        if self.metrics.is_empty() {
+            return String::new();
+        }
+        let mut rows: Vec<[String; 5]> = Vec::new();
+        for (metric, m) in &self.metrics {
+            for (i, (st, ci)) in m.stats.iter().zip(&m.mean_ci95).enumerate() {
+                let who = if m.per_seat { name(i) } else { "(game)".into() };
+                let Some(st) = st else { continue };
+                rows.push([
+                    metric.clone(),
+                    who,
+                    format!("{:.2}", st.mean),
+                    format!("{:.2}", st.sd),
+                    format!("{:.2} to {:.2}", ci.0, ci.1),
+                ]);
+            }
+        }
+        let head = ["metric", "seat", "mean", "sd", "95% CI of mean"];
+        let width = |k: usize| {
+            rows.iter()
+                .map(|r| r[k].chars().count())
+                .chain([head[k].len()])
+                .max()
+                .unwrap_or(0)
+        };
+        let (w0, w1, w2, w3) = (width(0), width(1), width(2), width(3));
+        let mut out = String::from("\n");
+        for r in std::iter::once(head.map(String::from)).chain(rows) {
+            out.push_str(&format!(
+                "{:<w0$}  {:<w1$}  {:>w2$}  {:>w3$}  {}\n",
+                r[0], r[1], r[2], r[3], r[4]
+            ));
         }
         out
     }
@@ -277,11 +463,13 @@ mod tests {
             rounds: Some(2),
             first,
             unfinished: false,
+            ending: None,
+            metrics: Default::default(),
         }
     }
 
     #[test]
-    fn shared_wins_are_split() {
+    fn shared_first_places_are_draws() {
         let s = Summary::of(
             2,
             &[
@@ -289,8 +477,13 @@ mod tests {
                 rec(1, vec![0], vec![10, 0], Some(1)),
             ],
         );
+        let credit: Vec<f64> = s.seats.iter().map(|x| x.credit_rate).collect();
+        assert_eq!(credit, vec![0.75, 0.25]);
+        // A shared first place is a draw: seat 0 won one game alone.
         let rates: Vec<f64> = s.seats.iter().map(|x| x.win_rate).collect();
-        assert_eq!(rates, vec![0.75, 0.25]);
+        assert_eq!(rates, vec![0.5, 0.0]);
+        assert_eq!((s.draws, s.draw_rate), (1, 0.5));
+        assert_eq!(s.seats[1].draws, 1);
         let means: Vec<f64> = s
             .seats
             .iter()

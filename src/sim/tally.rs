@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{win_share, GameRecord};
+use super::{is_draw, win_share, GameRecord, MetricValue};
 
 /// How many games had each value, in increasing order of value.
 pub type Counts = BTreeMap<i64, u64>;
@@ -35,8 +35,20 @@ pub struct Tally {
     pub players: usize,
     /// Finished games.
     pub games: usize,
-    /// Per seat: wins (a k-way win counts 1/k), summed in game order.
-    pub wins: Vec<f64>,
+    /// Per seat: sole wins (games it alone came first in).
+    pub wins: Vec<usize>,
+    /// Per seat: draws (games it shared first place in).
+    pub draws: Vec<usize>,
+    /// Games whose first place was shared (draws).
+    pub drawn_games: usize,
+    /// Per seat: win credit (a k-way shared first place counts 1/k),
+    /// summed in game order.
+    pub credit: Vec<f64>,
+    /// How the games ended (unfinished ones included), by reason.
+    pub endings: BTreeMap<String, usize>,
+    /// Per metric, by name: whether it is per seat, and the values counted
+    /// (one `Counts` per seat, or one for a per-game metric).
+    pub metrics: BTreeMap<String, (bool, Vec<Counts>)>,
     /// Per seat: its scores.
     pub scores: Vec<Counts>,
     /// Rounds per game (games whose ruleset counts rounds).
@@ -63,7 +75,12 @@ impl Tally {
             games: 0,
             // `Iterator::sum` of f64 starts from -0.0: so do these sums, so
             // that the figures are those of a sum over the records.
-            wins: vec![-0.0; players],
+            wins: vec![0; players],
+            draws: vec![0; players],
+            drawn_games: 0,
+            credit: vec![-0.0; players],
+            endings: BTreeMap::new(),
+            metrics: BTreeMap::new(),
             scores: vec![Counts::new(); players],
             rounds: Counts::new(),
             decisions: Counts::new(),
@@ -86,6 +103,9 @@ impl Tally {
 
     /// Counts one more game (games are added in game order).
     pub fn add(&mut self, r: &GameRecord) {
+        if let Some(e) = &r.ending {
+            *self.endings.entry(e.clone()).or_insert(0) += 1;
+        }
         if r.unfinished {
             self.unfinished += 1;
             if self.unfinished_shown.len() < UNFINISHED_SHOWN {
@@ -98,14 +118,37 @@ impl Tally {
             return;
         }
         self.games += 1;
+        let draw = is_draw(r);
+        self.drawn_games += usize::from(draw);
         for p in 0..self.players {
-            self.wins[p] += win_share(r, p);
+            if r.winners.contains(&p) {
+                if draw {
+                    self.draws[p] += 1;
+                } else {
+                    self.wins[p] += 1;
+                }
+            }
+            self.credit[p] += win_share(r, p);
             if let Some(s) = r.scores.get(p) {
                 *self.scores[p].entry(*s).or_insert(0) += 1;
             }
         }
         if let Some(x) = r.rounds {
             *self.rounds.entry(x).or_insert(0) += 1;
+        }
+        for (name, v) in &r.metrics {
+            let per_seat = matches!(v, MetricValue::Seats(_));
+            let values = v.values();
+            let slot = self
+                .metrics
+                .entry(name.clone())
+                .or_insert_with(|| (per_seat, vec![Counts::new(); values.len()]));
+            if slot.1.len() < values.len() {
+                slot.1.resize(values.len(), Counts::new());
+            }
+            for (c, x) in slot.1.iter_mut().zip(values) {
+                *c.entry(*x).or_insert(0) += 1;
+            }
         }
         let d = i64::try_from(r.decisions).unwrap_or(i64::MAX);
         *self.decisions.entry(d).or_insert(0) += 1;

@@ -100,9 +100,11 @@ pub(super) fn syntax_error(ctx: &Ctx, text: &str, e: Error) -> SyntaxError {
     };
     let before = text[..pos].trim_end();
     let has = |t: &str| punct.iter().any(|p| p == t);
-    let starts_item = ["var", "private", "hidden", "fn", "proc", "score"]
-        .iter()
-        .any(|k| text[pos..].starts_with(k))
+    let starts_item = [
+        "var", "private", "hidden", "fn", "proc", "score", "metric", "ending",
+    ]
+    .iter()
+    .any(|k| text[pos..].starts_with(k))
         || pos >= text.len();
     let open = if starts_item {
         unclosed_brace(&text[..pos])
@@ -255,6 +257,8 @@ pub fn rule_name(rule: Rule) -> &'static str {
         fn_decl => "a function declaration",
         proc_decl => "a procedure declaration",
         score_decl => "a score declaration",
+        metric_decl => "a metric declaration",
+        ending_decl => "an ending declaration",
         visibility => "`private` or `hidden`",
         dims => "dimensions `[...]`",
         dim | range_dim => "a dimension (a kind or `0..N`)",
@@ -308,6 +312,8 @@ pub fn rule_name(rule: Rule) -> &'static str {
         kw_fn => "`fn`",
         kw_proc => "`proc`",
         kw_score => "`score`",
+        kw_metric => "`metric`",
+        kw_ending => "`ending`",
         kw_let => "`let`",
         kw_if => "`if`",
         kw_then => "`then`",

@@ -123,6 +123,46 @@ pub(super) fn score_decl(ctx: &Ctx, pair: Pair<Rule>) -> ScoreDecl {
     ScoreDecl { player, keys, span }
 }
 
+pub(super) fn metric_decl(ctx: &Ctx, pair: Pair<Rule>) -> MetricDecl {
+    let span = ctx.span(&pair);
+    let mut names = Vec::new();
+    let mut value = None;
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::ident => names.push(ctx.ident(p)),
+            Rule::expr => value = Some(expr(ctx, p)),
+            _ => {}
+        }
+    }
+    let mut names = names.into_iter();
+    MetricDecl {
+        name: names.next().expect("metric name"),
+        player: names.next(),
+        value: value.expect("metric value"),
+        span,
+    }
+}
+
+pub(super) fn ending_decl(ctx: &Ctx, pair: Pair<Rule>) -> EndingDecl {
+    let span = ctx.span(&pair);
+    let mut reason = String::new();
+    let mut when = None;
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::string => {
+                reason = p
+                    .into_inner()
+                    .next()
+                    .map(|i| i.as_str().to_string())
+                    .unwrap_or_default()
+            }
+            Rule::expr => when = Some(expr(ctx, p)),
+            _ => {}
+        }
+    }
+    EndingDecl { reason, when, span }
+}
+
 pub(super) fn type_expr(ctx: &Ctx, pair: Pair<Rule>) -> TypeExpr {
     let inner = if pair.as_rule() == Rule::type_expr {
         pair.into_inner().next().expect("type content")

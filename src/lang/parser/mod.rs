@@ -21,7 +21,7 @@ pub use nesting::MAX_NESTING;
 
 use error::syntax_error;
 use exprs::expr;
-use items::{fn_decl, proc_decl, score_decl, type_expr, var_decl};
+use items::{ending_decl, fn_decl, metric_decl, proc_decl, score_decl, type_expr, var_decl};
 use stmts::stmt;
 
 use crate::ir::codes::Code;
@@ -175,6 +175,8 @@ pub fn parse_file(file: u32, text: &str) -> Result<File, SyntaxError> {
                 Rule::fn_decl => items.push(Item::Fn(fn_decl(&ctx, item))),
                 Rule::proc_decl => items.push(Item::Proc(proc_decl(&ctx, item))),
                 Rule::score_decl => items.push(Item::Score(score_decl(&ctx, item))),
+                Rule::metric_decl => items.push(Item::Metric(metric_decl(&ctx, item))),
+                Rule::ending_decl => items.push(Item::Ending(ending_decl(&ctx, item))),
                 _ => {}
             }
         }

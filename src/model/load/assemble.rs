@@ -65,6 +65,8 @@ impl Builder {
             messages: compiled.messages,
             main: main?,
             score: compiled.score,
+            metrics: compiled.metrics,
+            endings: compiled.endings,
             state_words,
             round_var,
             first_player_var,

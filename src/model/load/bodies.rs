@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use crate::ir::bytecode::{Func, FuncId};
 use crate::ir::codes::Code;
 use crate::ir::diag::Diagnostic;
-use crate::ir::ruleset::{ChoiceDef, Ty, VarDef, PLAYER};
+use crate::ir::ruleset::{ChoiceDef, EndingDef, MetricDef, Ty, VarDef, PLAYER};
 use crate::ir::span::Span;
 use crate::ir::symbols::Sig;
 use crate::lang::ast;
@@ -27,6 +27,10 @@ pub(super) struct Compiled {
     pub var_inits: Vec<(usize, FuncId)>,
     /// The score's keys, most significant first.
     pub score: Vec<FuncId>,
+    /// The metrics, in declaration order.
+    pub metrics: Vec<MetricDef>,
+    /// The named endings, in declaration order.
+    pub endings: Vec<EndingDef>,
     /// Decision points.
     pub choices: Vec<ChoiceDef>,
     /// Failure messages.
@@ -58,11 +62,15 @@ impl Builder {
         };
         let var_inits = compile_var_inits(&mut c, &mut extra, rules, &self.vars);
         let score = compile_score(&mut c, &mut extra, rules, game);
+        let metrics = super::measures::compile_metrics(&mut c, &mut extra, rules);
+        let endings = super::measures::compile_endings(&mut c, &mut extra, rules);
         Compiled {
             funcs,
             extra: extra.funcs,
             var_inits,
             score,
+            metrics,
+            endings,
             choices: std::mem::take(&mut c.choices),
             messages: std::mem::take(&mut c.messages),
         }
@@ -70,14 +78,14 @@ impl Builder {
 }
 
 /// Functions compiled beyond the declared ones, numbered from `first_id`.
-struct Extra {
+pub(super) struct Extra {
     first_id: usize,
     funcs: Vec<Func>,
 }
 
 impl Extra {
     /// Adds a function; returns its id.
-    fn push(&mut self, f: Func) -> FuncId {
+    pub(super) fn push(&mut self, f: Func) -> FuncId {
         self.funcs.push(f);
         (self.first_id + self.funcs.len() - 1) as FuncId
     }

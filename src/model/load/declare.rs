@@ -48,7 +48,7 @@ impl Builder {
                         Body::Proc(fi, ii),
                         rf.is_variant,
                     ),
-                    ast::Item::Score(_) => {}
+                    ast::Item::Score(_) | ast::Item::Metric(_) | ast::Item::Ending(_) => {}
                 }
             }
         }

@@ -17,6 +17,7 @@ mod items;
 mod kinds;
 mod layout;
 pub mod manifest;
+mod measures;
 mod overrides;
 mod params;
 mod read;
