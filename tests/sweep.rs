@@ -90,7 +90,7 @@ fn each_point_equals_a_simulate_run_with_set() {
         );
     }
     let page = std::fs::read_to_string(&sh).unwrap();
-    assert_eq!(page.matches("<svg").count(), 5);
+    assert_eq!(page.matches("<svg").count(), 5); // nim declares no metric
     assert!(!page.contains("<script"));
     assert!(!page.contains("https://"));
 }
@@ -129,4 +129,56 @@ fn a_sweep_needs_a_range_and_a_known_parameter() {
         .args(["--set", "start=1..3:0"]));
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("step"));
+}
+
+#[test]
+fn every_point_shows_draws_and_the_rules_metrics() {
+    let race = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/race");
+    let dir = temp_dir("metrics");
+    let (sj, sh) = (dir.join("sweep.json"), dir.join("sweep.html"));
+    let out = run(bin()
+        .arg("sweep")
+        .arg(&race)
+        .args([
+            "--set",
+            "laps=2..3",
+            "--players",
+            "2",
+            "--games",
+            "30",
+            "-q",
+        ])
+        .arg("--json")
+        .arg(&sj)
+        .arg("--html")
+        .arg(&sh));
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("draws (95% CI)"), "{stdout}");
+    // Each seat moves `laps` times, so `turns` is laps x 2 and `moves` laps.
+    let metric_rows: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("metrics"))
+        .filter(|l| l.starts_with("laps="))
+        .collect();
+    assert_eq!(metric_rows.len(), 2, "{stdout}");
+    let sweep = json(&sj);
+    for (i, laps) in [2.0, 3.0].iter().enumerate() {
+        let s = &sweep["points"][i]["summary"];
+        let turns = s["metrics"]["turns"]["stats"][0]["mean"].as_f64().unwrap();
+        assert_eq!(turns, laps * 2.0);
+        let moves = s["metrics"]["moves"]["stats"][1]["mean"].as_f64().unwrap();
+        assert_eq!(moves, *laps);
+        assert!(metric_rows[i].contains(&format!("{:.2}", laps * 2.0)));
+        // The draw rate is the share of games whose winners are several.
+        let games = s["games"].as_f64().unwrap();
+        assert!(
+            (s["draw_rate"].as_f64().unwrap() * games - s["draws"].as_f64().unwrap()).abs() < 1e-9
+        );
+    }
+    let page = std::fs::read_to_string(&sh).unwrap();
+    for m in ["moves", "twos", "turns", "leaders"] {
+        assert!(page.contains(&format!("Metric {m} ")), "{m}");
+    }
+    assert!(page.contains("Draw rate"));
 }

@@ -364,7 +364,7 @@ fn compare_sets_each_side() {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        stdout.contains("--set most=2 against --set most=3"),
+        stdout.contains("A = --set most=3 (baseline), B = --set most=2 (variant)"),
         "{stdout}"
     );
 }

@@ -59,10 +59,10 @@ pub(super) fn run(
     };
     sayln!("{}", super::applied::loaded_from(&dir));
     sayln!(
-        "{}: B = {} (variant) against A = {} (baseline), {} games each, {} players, seed {}; {}",
+        "{}: A = {} (baseline), B = {} (variant), {} games each, {} players, seed {}; {}",
         base_rules.name,
-        name(&side_list(&var_rules)),
         name(&side_list(&base_rules)),
+        name(&side_list(&var_rules)),
         run.games,
         players,
         run.seed,

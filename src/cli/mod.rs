@@ -368,7 +368,7 @@ pub fn run(cli: Cli) -> ExitCode {
             against_set,
             run,
             json,
-        report,
+            report,
         } => compare::run(
             &ruleset,
             (&variants, &set),

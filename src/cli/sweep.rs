@@ -136,18 +136,13 @@ pub(super) fn run(
             }
         });
         let mut tally = Tally::new(players);
-        let mut shared_wins = 0;
         play(&rules, &cfg, run, jobs, &mut |g| {
-            if sweep::is_shared_win(&g) {
-                shared_wins += 1;
-            }
             tally.add(&g);
             ControlFlow::Continue(())
         })?;
         let point = SweepPoint {
             values,
             summary: Summary::of_tally(&tally),
-            shared_wins,
         };
         warn_unfinished(
             &tally,

@@ -3,11 +3,12 @@
 //! the whole [`Summary`] of its run, so that whatever a summary holds can
 //! be shown per point; the table and the page show win rates per seat
 //! (with their 95% intervals), the first player's win rate against its
-//! fair share, the rate of shared wins, mean scores and mean decisions.
+//! fair share, the draw rate (a shared first place), mean scores, mean
+//! decisions and the mean of every metric the rules declare.
 
 use serde::{Deserialize, Serialize};
 
-use super::{GameRecord, Summary};
+use super::Summary;
 
 /// The most grid points a sweep plays.
 pub const MAX_POINTS: usize = 1000;
@@ -83,27 +84,9 @@ pub fn grid(axes: &[Axis]) -> Vec<Vec<(String, i64)>> {
 pub struct SweepPoint {
     /// The value of each swept parameter, in the order of the axes.
     pub values: Vec<(String, i64)>,
-    /// The statistics of the run at this point (as `simulate` gives them).
+    /// The statistics of the run at this point (as `simulate` gives them:
+    /// wins, draws, endings, metrics).
     pub summary: Summary,
-    /// Finished games won by more than one seat.
-    pub shared_wins: usize,
-}
-
-impl SweepPoint {
-    /// The share of finished games won by more than one seat.
-    pub fn shared_rate(&self) -> f64 {
-        if self.summary.games == 0 {
-            0.0
-        } else {
-            self.shared_wins as f64 / self.summary.games as f64
-        }
-    }
-}
-
-/// Whether a finished game was won by several seats (counted by
-/// [`SweepPoint::shared_wins`]).
-pub fn is_shared_win(g: &GameRecord) -> bool {
-    !g.unfinished && g.winners.len() > 1
 }
 
 /// A whole sweep: what was played and each point's statistics.
@@ -157,7 +140,15 @@ impl SweepReport {
         for s in &self.seats {
             head.push(format!("win {s} (95% CI)"));
         }
-        head.extend(["first wins (fair)", "shared", "mean score", "decisions"].map(String::from));
+        head.extend(
+            [
+                "first wins (fair)",
+                "draws (95% CI)",
+                "mean score",
+                "decisions",
+            ]
+            .map(String::from),
+        );
         let mut rows = vec![head];
         for p in &self.points {
             let s = &p.summary;
@@ -175,7 +166,12 @@ impl SweepReport {
                 pct(s.first_player.win_rate),
                 pct(s.first_player.fair_share)
             ));
-            row.push(pct(p.shared_rate()));
+            row.push(format!(
+                "{} ({}-{})",
+                pct(s.draw_rate),
+                pct(s.draw_ci95.0),
+                pct(s.draw_ci95.1)
+            ));
             row.push(format!("{:.2}", mean_score(s)));
             row.push(
                 s.decisions
@@ -184,21 +180,91 @@ impl SweepReport {
             );
             rows.push(row);
         }
-        let widths: Vec<usize> = (0..rows[0].len())
-            .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-            .collect();
-        let mut out = String::new();
-        for r in rows {
-            let cells: Vec<String> = r
-                .iter()
-                .enumerate()
-                .map(|(c, x)| format!("{x:<w$}", w = widths[c]))
-                .collect();
-            out.push_str(cells.join("  ").trim_end());
-            out.push('\n');
+        let mut out = aligned(rows);
+        if !self.metric_columns().is_empty() {
+            out.push_str("\nmetrics (mean over the finished games)\n");
+            out.push_str(&aligned(self.metric_rows()));
         }
         out
     }
+
+    /// The metric columns of the table: `name` for a per-game metric,
+    /// `name seat` per seat for a per-seat one; one row per point.
+    fn metric_rows(&self) -> Vec<Vec<String>> {
+        let mut head = vec!["point".to_string()];
+        for (name, m) in self.metric_columns() {
+            head.push(match m {
+                Some(seat) => format!("{name} {}", self.seat_name(seat)),
+                None => name,
+            });
+        }
+        let mut rows = vec![head];
+        for p in &self.points {
+            let mut row = vec![SweepReport::label(p)];
+            for (name, m) in self.metric_columns() {
+                row.push(
+                    metric_mean(p, &name, m.unwrap_or(0)).map_or("-".into(), |v| format!("{v:.2}")),
+                );
+            }
+            rows.push(row);
+        }
+        rows
+    }
+
+    /// Every metric column: its name and seat (`None` for a per-game
+    /// metric), from the first point's summary.
+    pub fn metric_columns(&self) -> Vec<(String, Option<usize>)> {
+        let Some(first) = self.points.first() else {
+            return Vec::new();
+        };
+        let mut cols = Vec::new();
+        for (name, m) in &first.summary.metrics {
+            if m.per_seat {
+                cols.extend((0..m.stats.len()).map(|seat| (name.clone(), Some(seat))));
+            } else {
+                cols.push((name.clone(), None));
+            }
+        }
+        cols
+    }
+
+    /// The display name of `seat`.
+    pub fn seat_name(&self, seat: usize) -> String {
+        self.seats
+            .get(seat)
+            .cloned()
+            .unwrap_or_else(|| format!("p{}", seat + 1))
+    }
+}
+
+/// The mean of metric `name` at point `p` (its `index`-th statistic: the
+/// seat, or 0 for a per-game metric).
+pub fn metric_mean(p: &SweepPoint, name: &str, index: usize) -> Option<f64> {
+    let m = p.summary.metrics.get(name)?;
+    m.stats.get(index)?.as_ref().map(|s| s.mean)
+}
+
+/// The 95% interval of [`metric_mean`].
+pub fn metric_ci(p: &SweepPoint, name: &str, index: usize) -> Option<(f64, f64)> {
+    p.summary.metrics.get(name)?.mean_ci95.get(index).copied()
+}
+
+/// `rows` as text columns aligned on their widest cell.
+fn aligned(rows: Vec<Vec<String>>) -> String {
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let cells: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(c, x)| format!("{x:<w$}", w = widths[c]))
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 /// The mean score over every seat (0 without scores).

@@ -1,13 +1,14 @@
 //! `tabula sweep --html FILE`: a self-contained page (inline SVG and CSS,
 //! no script, no font or file fetched) charting each measure of a sweep
 //! against the grid points: win rate per seat with its 95% interval, the
-//! first player's win rate against its fair share, the rate of shared
-//! wins, mean scores and mean decisions; then the table.
+//! first player's win rate against its fair share, the draw rate, mean
+//! scores, mean decisions and every metric of the rules (with the 95%
+//! interval of its mean); then the tables.
 
 use std::fmt::Write;
 
 use super::html::esc;
-use super::sweep::{mean_score, SweepReport};
+use super::sweep::{mean_score, metric_ci, metric_mean, SweepReport};
 
 const PALETTE: [&str; 8] = [
     "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f",
@@ -115,6 +116,9 @@ fn line_chart(
     for (k, se) in series.iter().enumerate() {
         if let Some(iv) = &se.intervals {
             for (i, &(a, b)) in iv.iter().enumerate() {
+                if !(a.is_finite() && b.is_finite()) {
+                    continue;
+                }
                 let _ = write!(
                     s,
                     r#"<line x1="{x:.1}" x2="{x:.1}" y1="{:.1}" y2="{:.1}" stroke="{}" stroke-width="6" stroke-opacity="0.25"/>"#,
@@ -129,6 +133,7 @@ fn line_chart(
             .values
             .iter()
             .enumerate()
+            .filter(|(_, v)| v.is_finite())
             .map(|(i, v)| format!("{:.1},{:.1}", x(i), y(*v)))
             .collect();
         let _ = write!(
@@ -201,11 +206,11 @@ pub fn render(r: &SweepReport) -> String {
                 .collect(),
         ),
     }];
-    let shared = [Series {
-        name: "shared wins".into(),
+    let draws = [Series {
+        name: "draws".into(),
         colour: colour(3),
-        values: r.points.iter().map(|x| x.shared_rate()).collect(),
-        intervals: None,
+        values: r.points.iter().map(|x| x.summary.draw_rate).collect(),
+        intervals: Some(r.points.iter().map(|x| x.summary.draw_ci95).collect()),
     }];
     let mut scores: Vec<Series> = (0..r.players)
         .map(|p| Series {
@@ -285,7 +290,12 @@ pub fn render(r: &SweepReport) -> String {
             true,
         ),
         ("First player's win rate", &first, Some(fair), true),
-        ("Shared wins", &shared, None, true),
+        (
+            "Draw rate (a shared first place; bars: 95% interval)",
+            &draws,
+            None,
+            true,
+        ),
         ("Mean score", &scores, None, false),
         ("Mean decisions per game", &decisions, None, false),
     ];
@@ -297,10 +307,47 @@ pub fn render(r: &SweepReport) -> String {
             line_chart(&labels, series, reference, percent)
         );
     }
+    for (name, series) in metric_charts(r) {
+        let _ = write!(
+            h,
+            "<h2>Metric {} (mean; bars: 95% interval)</h2>{}",
+            esc(&name),
+            line_chart(&labels, &series, None, false)
+        );
+    }
     let _ = writeln!(
         h,
         "<h2>Table</h2><pre>{}</pre></body></html>",
         esc(&r.render_table())
     );
     h
+}
+
+/// One chart per metric of the rules: a line per seat for a per-seat
+/// metric, one line for a per-game metric.
+fn metric_charts(r: &SweepReport) -> Vec<(String, Vec<Series>)> {
+    let mut charts: Vec<(String, Vec<Series>)> = Vec::new();
+    for (name, seat) in r.metric_columns() {
+        let index = seat.unwrap_or(0);
+        let series = Series {
+            name: seat.map_or("all".into(), |s| r.seat_name(s)),
+            colour: PALETTE[index % PALETTE.len()],
+            values: r
+                .points
+                .iter()
+                .map(|p| metric_mean(p, &name, index).unwrap_or(f64::NAN))
+                .collect(),
+            intervals: Some(
+                r.points
+                    .iter()
+                    .map(|p| metric_ci(p, &name, index).unwrap_or((f64::NAN, f64::NAN)))
+                    .collect(),
+            ),
+        };
+        match charts.last_mut() {
+            Some((last, list)) if *last == name => list.push(series),
+            _ => charts.push((name, vec![series])),
+        }
+    }
+    charts
 }
