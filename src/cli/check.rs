@@ -164,9 +164,14 @@ fn summary(rules: &Ruleset, arg: &str) -> String {
         rules.state_words
     ));
     let procs = rules.funcs.iter().filter(|f| f.is_proc).count();
+    let views = rules
+        .funcs
+        .iter()
+        .filter(|f| f.name == crate::model::view::VIEW_FUNCTION)
+        .count();
     out.push_str(&format!(
         "code:       {} functions, {} procedures\n",
-        rules.funcs.len() - procs,
+        rules.funcs.len() - procs - views,
         procs
     ));
     let mut prompts: Vec<String> = Vec::new();
@@ -181,6 +186,15 @@ fn summary(rules: &Ruleset, arg: &str) -> String {
         rules.choices.len()
     ));
     out.push_str(&wrap(&prompts, 12));
+    if let Some(v) = &rules.view {
+        let grid = v.grid.as_ref().map_or("no grid".to_string(), |g| {
+            format!("grid of `{}`", rules.kinds[g.kind as usize].name)
+        });
+        out.push_str(&format!(
+            "view:       {grid}, {} panels ({views} expressions)\n",
+            v.panels.len()
+        ));
+    }
     out.push_str(&format!(
         "rounds:     {}\n",
         rules

@@ -26,9 +26,11 @@ macro_rules! esayln {
 
 mod check;
 mod compare;
+mod draw;
 mod jsonpos;
 mod merge;
 pub mod output;
+mod pick;
 mod play;
 mod replay;
 mod scenario;
@@ -216,6 +218,9 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = crate::sim::MAX_DECISIONS,
               value_parser = decision_limit)]
         max_decisions: usize,
+        /// Draw the board in plain text (also when stdout is not a terminal).
+        #[arg(long)]
+        no_color: bool,
     },
     /// Run scenario files (or every scenario under directories).
     Scenario {
@@ -317,7 +322,16 @@ pub fn run(cli: Cli) -> ExitCode {
             seed,
             log,
             max_decisions,
-        } => play::run(&rules, players, &seat, seed, log.as_deref(), max_decisions),
+            no_color,
+        } => play::run(
+            &rules,
+            players,
+            &seat,
+            seed,
+            log.as_deref(),
+            max_decisions,
+            no_color,
+        ),
         Command::Scenario { paths, ruleset } => scenario::run(&paths, ruleset.as_deref()),
         Command::Translate(args) => {
             let out = crate::translate::cli_run(&args);

@@ -92,6 +92,7 @@ pub fn load(dir: &Path, variants: &[String]) -> Result<Ruleset, LoadError> {
             r.max_players = game.players.max;
             r.variants_by_players = variants_by_players;
             r.sources = b.diags.sources;
+            crate::model::view::attach(dir, &mut r).map_err(LoadError::Invalid)?;
             Ok(r)
         }
         _ => Err(LoadError::Invalid(b.diags)),
