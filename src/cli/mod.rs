@@ -33,8 +33,10 @@ pub mod output;
 mod pick;
 mod play;
 mod replay;
+mod replay_html;
 mod scenario;
 mod simulate;
+mod svg;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -252,6 +254,10 @@ pub enum Command {
         /// verified. Without it such a log is refused.
         #[arg(long)]
         unverified: bool,
+        /// Also write a self-contained page stepping through every decision
+        /// (board, options, the one taken, scores) to FILE.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
     },
     /// Measure how fast random games are played on one thread.
     Bench {
@@ -343,7 +349,8 @@ pub fn run(cli: Cli) -> ExitCode {
             log,
             ruleset,
             unverified,
-        } => replay::run(&log, ruleset.as_deref(), unverified),
+            html,
+        } => replay::run(&log, ruleset.as_deref(), unverified, html.as_deref()),
         Command::Bench {
             rules,
             players,

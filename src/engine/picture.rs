@@ -190,6 +190,9 @@ pub fn colour_of(view: &ViewDecl, name: &str) -> String {
 
 /// The display colour the view or the common colour names give a name.
 pub fn known_colour(view: &ViewDecl, name: &str) -> Option<String> {
+    if name.starts_with('#') {
+        return Some(name.to_string());
+    }
     if let Some((_, c)) = view.colours.iter().find(|(n, _)| n == name) {
         return Some(named_colour(c).unwrap_or(c).to_string());
     }
