@@ -111,7 +111,7 @@ pub fn panel(p: &PanelPicture, style: Style) -> Vec<String> {
         .unwrap_or(0);
     for r in &p.rows {
         for (i, v) in r.values.iter().enumerate() {
-            widths[i] = widths[i].max(v.text.chars().count().min(60));
+            widths[i] = widths[i].max(v.text.chars().count().min(80));
         }
     }
     let mut out = vec![if style.colour {
@@ -132,7 +132,7 @@ pub fn panel(p: &PanelPicture, style: Style) -> Vec<String> {
         };
         line.push_str(&paint(format!("{:<lw$}", r.label), r.colour.as_deref()));
         for (v, w) in r.values.iter().zip(&widths) {
-            let text: String = v.text.chars().take(60).collect();
+            let text: String = v.text.chars().take(80).collect();
             line.push_str("  ");
             line.push_str(&paint(format!("{text:<w$}"), v.colour.as_deref()));
         }

@@ -26,17 +26,18 @@ macro_rules! esayln {
 
 mod check;
 mod compare;
-mod draw;
+pub mod draw;
 mod jsonpos;
 mod merge;
 pub mod output;
-mod pick;
+pub mod pick;
 mod play;
 mod replay;
 mod replay_html;
 mod scenario;
+mod serve;
 mod simulate;
-mod svg;
+pub mod svg;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -224,6 +225,30 @@ pub enum Command {
         #[arg(long)]
         no_color: bool,
     },
+    /// Serve a page on the loopback interface to play against random bots
+    /// in the browser: the board and panels of the ruleset's view; click an
+    /// option or a cell to decide.
+    Serve {
+        /// The ruleset and variants.
+        #[command(flatten)]
+        rules: RulesetArgs,
+        /// Number of players.
+        #[arg(long, short = 'p', value_name = "N", default_value_t = 2)]
+        players: usize,
+        /// Your seat, counted from 0.
+        #[arg(long, value_name = "K", default_value_t = 0)]
+        seat: usize,
+        /// The game's seed (it drives the rules' randomness and the bots).
+        #[arg(long, short = 's', value_name = "S", default_value_t = 0)]
+        seed: u64,
+        /// The port on 127.0.0.1 (0: any free port; the address is printed).
+        #[arg(long, value_name = "PORT", default_value_t = 8080)]
+        port: u16,
+        /// Decisions after which the bots stop playing.
+        #[arg(long, value_name = "N", default_value_t = crate::sim::MAX_DECISIONS,
+              value_parser = decision_limit)]
+        max_decisions: usize,
+    },
     /// Run scenario files (or every scenario under directories).
     Scenario {
         /// Scenario files or directories.
@@ -338,6 +363,14 @@ pub fn run(cli: Cli) -> ExitCode {
             max_decisions,
             no_color,
         ),
+        Command::Serve {
+            rules,
+            players,
+            seat,
+            seed,
+            port,
+            max_decisions,
+        } => serve::run(&rules, players, seat, seed, port, max_decisions),
         Command::Scenario { paths, ruleset } => scenario::run(&paths, ruleset.as_deref()),
         Command::Translate(args) => {
             let out = crate::translate::cli_run(&args);

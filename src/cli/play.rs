@@ -174,8 +174,8 @@ pub(super) fn run(
             for (i, d) in legal.iter().enumerate() {
                 sayln!("  {:>3}) {}", i + 1, d.name);
             }
-            let names: Vec<&str> = legal.iter().map(|d| &*d.name).collect();
-            let Some(n) = ask(&mut input, &names, last_view.as_deref())? else {
+            let options: Vec<&str> = legal.iter().map(|d| &*d.name).collect();
+            let Some(n) = ask(&mut input, &options, last_view.as_deref())? else {
                 sayln!();
                 sayln!(
                     "input ended: game abandoned after {} decisions",
