@@ -241,12 +241,12 @@ fn handle(stream: TcpStream, table: &mut Table, title: &str) -> std::io::Result<
 fn page(title: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{}\
-         #side{{min-width:280px;max-width:420px}}#error{{color:#a00;font-weight:bold}}\
+         .layout{{display:flex;gap:16px;align-items:flex-start}}#side{{min-width:240px;max-width:320px}}#error{{color:#a00;font-weight:bold}}\
          #events{{font-size:12px;color:#555;max-height:220px;overflow:auto}}</style></head><body>\
-         <h1>{}</h1><div class=\"picture\"><div id=\"board\"></div><div id=\"side\">\
+         <h1>{}</h1><div class=\"layout\"><div id=\"side\">\
          <p id=\"status\"></p><p id=\"error\"></p><p id=\"scores\"></p><ol class=\"options\" id=\"options\"></ol>\
          <details><summary>refused options</summary><ul id=\"refused\" class=\"refused\"></ul></details>\
-         <h3>what happened</h3><ul id=\"events\"></ul></div></div><script>{}</script></body></html>\n",
+         <h3>what happened</h3><ul id=\"events\"></ul></div><div id=\"board\"></div></div><script>{}</script></body></html>\n",
         svg::esc(title),
         svg::STYLE,
         svg::esc(title),
