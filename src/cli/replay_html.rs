@@ -165,4 +165,4 @@ slider.value=cur;document.getElementById('pos').textContent=(cur+1)+' / '+frames
 document.getElementById('prev').onclick=()=>show(cur-1);document.getElementById('next').onclick=()=>show(cur+1);\
 slider.oninput=()=>show(+slider.value);\
 document.addEventListener('keydown',e=>{if(e.key==='ArrowLeft')show(cur-1);if(e.key==='ArrowRight')show(cur+1);});\
-show(0);";
+show(+(location.hash.slice(1))||0);";
