@@ -167,7 +167,7 @@ fn summary(rules: &Ruleset, arg: &str) -> String {
     let views = rules
         .funcs
         .iter()
-        .filter(|f| f.name == crate::model::view::VIEW_FUNCTION)
+        .filter(|f| f.name == crate::model::load::VIEW_FUNCTION)
         .count();
     out.push_str(&format!(
         "code:       {} functions, {} procedures\n",

@@ -13,7 +13,7 @@ use crate::engine::state::{State, Value};
 use crate::engine::vm::{self, elements};
 use crate::ir::cells::GridShape;
 use crate::ir::ruleset::{Ruleset, Ty, Visibility, PLAYER};
-use crate::ir::view::{GridDecl, PanelDecl, Shown, ViewDecl};
+use crate::ir::view::{GridDecl, PanelDecl, Secrecy, Shown, ViewDecl};
 
 /// A state as one seat sees it, drawn from the declared view.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -259,11 +259,11 @@ impl Cx<'_> {
 
     /// Whether `seat` may not see a value that reads `secrecy`, for the
     /// row of `owner` (a seat, in a panel over players).
-    fn hides(&self, secrecy: Visibility, owner: Option<usize>) -> bool {
+    fn hides(&self, secrecy: Secrecy, owner: Option<usize>) -> bool {
         match (self.seat, secrecy) {
-            (None, _) | (_, Visibility::Public) => false,
-            (Some(_), Visibility::Hidden) => true,
-            (Some(s), Visibility::Private) => owner != Some(s),
+            (None, _) | (_, Secrecy::Public) => false,
+            (Some(_), Secrecy::Hidden) => true,
+            (Some(s), Secrecy::Private) => owner != Some(s),
         }
     }
 

@@ -5,8 +5,18 @@
 //! state for a seat from it (`engine::picture`).
 
 use crate::ir::bytecode::{FuncId, KindId};
-use crate::ir::ruleset::Visibility;
 use crate::ir::types::Ty;
+
+/// The most secret kind of variable an expression reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Secrecy {
+    /// Only public variables.
+    Public,
+    /// A private variable (seen by the seat of its first index), no hidden one.
+    Private,
+    /// A hidden variable (seen by no seat).
+    Hidden,
+}
 
 /// A compiled expression of the view, with its type and the most secret
 /// variable it reads (directly or through the functions it calls).
@@ -18,7 +28,7 @@ pub struct Shown {
     pub ty: Ty,
     /// `Public` when it reads only public variables; `Private` when it
     /// reads a private one (and no hidden one); `Hidden` otherwise.
-    pub secrecy: Visibility,
+    pub secrecy: Secrecy,
 }
 
 /// A kind of ground a cell may show (`terrain:`), first match wins.

@@ -5,7 +5,6 @@ pub mod compile;
 pub mod limits;
 pub mod load;
 pub mod snippet;
-pub mod view;
 
 pub use crate::ir::codes::Code;
 pub use crate::ir::diag::{Diagnostic, Diagnostics};

@@ -7,17 +7,18 @@ use std::path::Path;
 use marked_yaml::types::MarkedMappingNode;
 use marked_yaml::Node;
 
+use super::files::syntax_diag;
+use super::read::MAX_FILE_BYTES;
+use super::yaml::{check_keys_in, parse_yaml_in, span_in};
 use crate::ir::bytecode::{FuncId, KindId, Op};
 use crate::ir::codes::Code;
 use crate::ir::diag::{Diagnostic, Diagnostics};
 use crate::ir::ruleset::{Ruleset, Visibility};
 use crate::ir::span::{SourceFile, Span};
 use crate::ir::types::Ty;
-use crate::ir::view::{GridDecl, LayerDecl, PanelDecl, Shown, TerrainDecl, ViewDecl};
+use crate::ir::view::{GridDecl, LayerDecl, PanelDecl, Secrecy, Shown, TerrainDecl, ViewDecl};
 use crate::lang::parser;
 use crate::model::compile::ty_name;
-use crate::model::load::yaml::{check_keys_in, parse_yaml_in, span_in};
-use crate::model::load::{syntax_diag, MAX_FILE_BYTES};
 use crate::model::snippet;
 
 /// The file a ruleset declares its view in.
@@ -41,7 +42,7 @@ pub fn attach(dir: &Path, rules: &mut Ruleset) -> Result<(), Diagnostics> {
         items: Vec::new(),
     };
     let text = match std::fs::metadata(&path).map(|m| m.len()) {
-        Ok(n) if n > MAX_FILE_BYTES as u64 => {
+        Ok(n) if n > MAX_FILE_BYTES => {
             diags.push(Diagnostic::new(
                 Code::TooLarge,
                 Span::default(),
@@ -427,10 +428,10 @@ impl Reader<'_> {
 
 /// The most secret variable a function reads, directly or through the
 /// functions it calls (a dynamic call counts as hidden).
-fn secrecy(rules: &Ruleset, func: FuncId) -> Visibility {
+fn secrecy(rules: &Ruleset, func: FuncId) -> Secrecy {
     let mut seen = vec![false; rules.funcs.len()];
     let mut todo = vec![func];
-    let mut out = Visibility::Public;
+    let mut out = Secrecy::Public;
     while let Some(f) = todo.pop() {
         if std::mem::replace(&mut seen[f as usize], true) {
             continue;
@@ -441,7 +442,7 @@ fn secrecy(rules: &Ruleset, func: FuncId) -> Visibility {
                     todo.push(*g);
                     None
                 }
-                Op::CallDyn(_) => return Visibility::Hidden,
+                Op::CallDyn(_) => return Secrecy::Hidden,
                 Op::LoadVar(v)
                 | Op::LoadVarAt(_, v)
                 | Op::ListLen(v)
@@ -454,8 +455,8 @@ fn secrecy(rules: &Ruleset, func: FuncId) -> Visibility {
                 _ => None,
             };
             match var.map(|v| rules.vars[v as usize].visibility) {
-                Some(Visibility::Hidden) => return Visibility::Hidden,
-                Some(Visibility::Private) => out = Visibility::Private,
+                Some(Visibility::Hidden) => return Secrecy::Hidden,
+                Some(Visibility::Private) => out = Secrecy::Private,
                 _ => {}
             }
         }
