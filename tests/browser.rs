@@ -261,7 +261,9 @@ fn rules(game: &str) -> Arc<tabula::model::Ruleset> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("rules")
         .join(game);
-    Arc::new(tabula::model::load_for_players(&dir, &[], 2).unwrap())
+    let mut r = tabula::model::load_for_players(&dir, &[], 2).unwrap();
+    tabula::model::attach_view(&dir, &mut r).unwrap();
+    Arc::new(r)
 }
 
 macro_rules! browser_or_skip {

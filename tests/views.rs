@@ -20,9 +20,51 @@ fn dir(game: &str) -> PathBuf {
 
 /// The ruleset for two players (with the variants two players need).
 fn rules(game: &str) -> Arc<Ruleset> {
-    Arc::new(
-        tabula::model::load_for_players(&dir(game), &[], 2).unwrap_or_else(|e| panic!("{e:?}")),
+    let mut r =
+        tabula::model::load_for_players(&dir(game), &[], 2).unwrap_or_else(|e| panic!("{e:?}"));
+    tabula::model::attach_view(&dir(game), &mut r).unwrap_or_else(|e| panic!("{e:?}"));
+    Arc::new(r)
+}
+
+#[test]
+fn a_mistake_in_a_view_is_reported_at_its_place() {
+    let tmp = std::env::temp_dir().join(format!("tabula-views-bad-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    let nim = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim");
+    for f in std::fs::read_dir(&nim).unwrap() {
+        let f = f.unwrap().path();
+        if f.is_file() {
+            std::fs::copy(&f, tmp.join(f.file_name().unwrap())).unwrap();
+        }
+    }
+    std::fs::write(
+        tmp.join("view.yaml"),
+        "panels:\n  - title: T\n    columns:\n      a: \"no_such_name\"\n      b: \"1 +\"\n  - title: U\n    rows: {p: nokind}\n    columns: {x: \"1\"}\n",
     )
+    .unwrap();
+    let mut r = tabula::model::load(&tmp, &[]).expect("the rules themselves load");
+    let d = tabula::model::attach_view(&tmp, &mut r).expect_err("the view has mistakes");
+    let codes: Vec<String> = d.items.iter().map(|i| i.code.to_string()).collect();
+    assert!(
+        codes.contains(&"tabula::unknown_name".to_string()),
+        "{codes:?}"
+    );
+    assert!(
+        codes.contains(&"tabula::syntax_error".to_string()),
+        "{codes:?}"
+    );
+    assert!(
+        codes.contains(&"tabula::unknown_kind".to_string()),
+        "{codes:?}"
+    );
+    let unknown = d
+        .items
+        .iter()
+        .find(|i| i.code.to_string() == "tabula::unknown_name")
+        .unwrap();
+    assert_eq!(d.sources.slice(unknown.span), "no_such_name");
+    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 fn picture(g: &Game, seat: Option<usize>) -> Picture {

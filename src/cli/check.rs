@@ -10,6 +10,7 @@ const LEGAL_CHECK_GAMES: u64 = 10;
 
 pub(super) fn run(args: &RulesetArgs, dump: Option<&str>) -> CmdResult {
     let rules = load_rules(args)?;
+    let rules = super::with_view(rules, &crate::model::find_ruleset(&args.ruleset))?;
     if let Some(name) = dump {
         return print_dump(&rules, name);
     }

@@ -433,6 +433,24 @@ pub fn load_rules(args: &RulesetArgs) -> Result<Arc<Ruleset>, Failed> {
     Ok(rules)
 }
 
+/// `rules` (loaded from `dir`) with its declared view (`view.yaml`)
+/// attached, printing every diagnostic on failure.
+pub fn with_view(rules: Arc<Ruleset>, dir: &std::path::Path) -> Result<Arc<Ruleset>, Failed> {
+    let mut r = Arc::unwrap_or_clone(rules);
+    if let Err(d) = crate::model::attach_view(dir, &mut r) {
+        for r in d.reports() {
+            eprint_report(&r);
+        }
+        esayln!(
+            "{} error(s) found in the view of `{}`",
+            d.items.len(),
+            dir.display()
+        );
+        return Err(Failed);
+    }
+    Ok(Arc::new(r))
+}
+
 /// Loads the ruleset named `arg` with `variants`, printing every diagnostic
 /// on failure.
 pub fn load_named(arg: &str, variants: &[String]) -> Result<Arc<Ruleset>, Failed> {

@@ -107,6 +107,7 @@ pub(super) fn run(
         colour: !no_color && std::io::stdout().is_terminal(),
     };
     let (rules, players) = load_for_players(args, Some(players))?;
+    let rules = super::with_view(rules, &crate::model::find_ruleset(&args.ruleset))?;
     let names = seat_names(&rules, players);
     let me = parse_seat(seat, &names)?;
     // A log that cannot be written is said now, not after the game.

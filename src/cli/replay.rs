@@ -209,6 +209,7 @@ pub(super) fn run(
     replay_decisions(&log_file, &log, &mut game, &names)?;
     verify(&log_file, &log, &mut game, &names)?;
     if let Some(out) = html {
+        let rules = super::with_view(rules.clone(), &dir)?;
         super::replay_html::write(&rules, &log, &names, out)?;
     }
     let scores = match game.outcome().map_err(|e| engine_error(&game, &e))? {

@@ -138,6 +138,7 @@ pub(super) fn run(
     max_decisions: usize,
 ) -> CmdResult {
     let (rules, players) = load_for_players(args, Some(players))?;
+    let rules = super::with_view(rules, &crate::model::find_ruleset(&args.ruleset))?;
     let names = seat_names(&rules, players);
     if seat >= players {
         eprint_error(format!(

@@ -11,4 +11,4 @@ pub use crate::ir::diag::{Diagnostic, Diagnostics};
 pub use crate::ir::ruleset::Ruleset;
 /// YAML with its places, for the tools that read YAML files of their own.
 pub use load::yaml as data;
-pub use load::{find_ruleset, load, load_for_players, with_players, LoadError};
+pub use load::{attach_view, find_ruleset, load, load_for_players, with_players, LoadError};

@@ -34,7 +34,7 @@ use builder::Builder;
 pub use by_players::{load_for_players, with_players};
 pub use files::{find_ruleset, list_variants, ruleset_places, syntax_diag};
 pub use read::MAX_FILE_BYTES;
-pub use view::{VIEW_FILE, VIEW_FUNCTION};
+pub use view::{attach as attach_view, VIEW_FILE, VIEW_FUNCTION};
 
 /// Why a ruleset could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -94,7 +94,6 @@ pub fn load(dir: &Path, variants: &[String]) -> Result<Ruleset, LoadError> {
             r.max_players = game.players.max;
             r.variants_by_players = variants_by_players;
             r.sources = b.diags.sources;
-            view::attach(dir, &mut r).map_err(LoadError::Invalid)?;
             Ok(r)
         }
         _ => Err(LoadError::Invalid(b.diags)),

@@ -31,7 +31,9 @@ pub const VIEW_FUNCTION: &str = "view";
 pub const CELL: &str = "cell";
 
 /// Reads `dir/view.yaml` when present and stores the compiled view in
-/// `rules.view`; the mistakes found otherwise.
+/// `rules.view`; the mistakes found otherwise. Loading a ruleset does not
+/// read its view (parsing its expressions is a cost simulations do not
+/// need): the tools that draw, and `check`, attach it.
 pub fn attach(dir: &Path, rules: &mut Ruleset) -> Result<(), Diagnostics> {
     let path = dir.join(VIEW_FILE);
     if !path.is_file() {
