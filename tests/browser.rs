@@ -157,10 +157,12 @@ impl Browser {
         r["result"]["value"].clone()
     }
 
-    /// Waits until `js` is true.
+    /// Waits until `js` is true (an exception, while the page loads, is
+    /// false).
     fn wait_for(&mut self, js: &str) {
         let deadline = Instant::now() + TIMEOUT;
-        while self.eval(js) != json!(true) {
+        let guarded = format!("(()=>{{try{{return ({js})===true;}}catch(e){{return false;}}}})()");
+        while self.eval(&guarded) != json!(true) {
             assert!(Instant::now() < deadline, "timed out waiting for {js}");
             std::thread::sleep(Duration::from_millis(50));
         }
