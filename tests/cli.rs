@@ -187,7 +187,7 @@ fn a_played_game_replays_ok() {
     );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
-    assert!(stdout.contains("`banana` is not a number"), "{stdout}");
+    assert!(stdout.contains("no option is named `banana`"), "{stdout}");
     assert!(stdout.contains("0 is not an option"), "{stdout}");
     assert!(stdout.contains("9 is not an option"), "{stdout}");
     assert!(stdout.contains("p2 (random) chose"), "{stdout}");

@@ -10,6 +10,7 @@ const LEGAL_CHECK_GAMES: u64 = 10;
 
 pub(super) fn run(args: &RulesetArgs, dump: Option<&str>) -> CmdResult {
     let rules = load_rules(args)?;
+    let rules = super::with_view(rules, &crate::model::find_ruleset(&args.ruleset))?;
     if let Some(name) = dump {
         return print_dump(&rules, name);
     }
@@ -169,9 +170,14 @@ fn summary(rules: &Ruleset, arg: &str) -> String {
         rules.state_words
     ));
     let procs = rules.funcs.iter().filter(|f| f.is_proc).count();
+    let views = rules
+        .funcs
+        .iter()
+        .filter(|f| f.name == crate::model::load::VIEW_FUNCTION)
+        .count();
     out.push_str(&format!(
         "code:       {} functions, {} procedures\n",
-        rules.funcs.len() - procs,
+        rules.funcs.len() - procs - views,
         procs
     ));
     let mut prompts: Vec<String> = Vec::new();
@@ -186,6 +192,15 @@ fn summary(rules: &Ruleset, arg: &str) -> String {
         rules.choices.len()
     ));
     out.push_str(&wrap(&prompts, 12));
+    if let Some(v) = &rules.view {
+        let grid = v.grid.as_ref().map_or("no grid".to_string(), |g| {
+            format!("grid of `{}`", rules.kinds[g.kind as usize].name)
+        });
+        out.push_str(&format!(
+            "view:       {grid}, {} panels ({views} expressions)\n",
+            v.panels.len()
+        ));
+    }
     out.push_str(&format!(
         "rounds:     {}\n",
         rules

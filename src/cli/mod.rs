@@ -27,14 +27,19 @@ macro_rules! esayln {
 pub mod applied;
 mod check;
 mod compare;
+pub mod draw;
 mod jsonpos;
 mod merge;
 pub mod output;
+pub mod pick;
 mod play;
 mod replay;
+mod replay_html;
 mod scenario;
+mod serve;
 mod simulate;
 mod sweep;
+pub mod svg;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -262,6 +267,33 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = crate::sim::MAX_DECISIONS,
               value_parser = decision_limit)]
         max_decisions: usize,
+        /// Draw the board in plain text (also when stdout is not a terminal).
+        #[arg(long)]
+        no_color: bool,
+    },
+    /// Serve a page on the loopback interface to play against random bots
+    /// in the browser: the board and panels of the ruleset's view; click an
+    /// option or a cell to decide.
+    Serve {
+        /// The ruleset and variants.
+        #[command(flatten)]
+        rules: RulesetArgs,
+        /// Number of players.
+        #[arg(long, short = 'p', value_name = "N", default_value_t = 2)]
+        players: usize,
+        /// Your seat, counted from 0.
+        #[arg(long, value_name = "K", default_value_t = 0)]
+        seat: usize,
+        /// The game's seed (it drives the rules' randomness and the bots).
+        #[arg(long, short = 's', value_name = "S", default_value_t = 0)]
+        seed: u64,
+        /// The port on 127.0.0.1 (0: any free port; the address is printed).
+        #[arg(long, value_name = "PORT", default_value_t = 8080)]
+        port: u16,
+        /// Decisions after which the bots stop playing.
+        #[arg(long, value_name = "N", default_value_t = crate::sim::MAX_DECISIONS,
+              value_parser = decision_limit)]
+        max_decisions: usize,
     },
     /// Run scenario files (or every scenario under directories).
     Scenario {
@@ -293,6 +325,10 @@ pub enum Command {
         /// verified. Without it such a log is refused.
         #[arg(long)]
         unverified: bool,
+        /// Also write a self-contained page stepping through every decision
+        /// (board, options, the one taken, scores) to FILE.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
     },
     /// Measure how fast games are played on one thread (random bots
     /// unless --agents names others; search bots report iterations/s).
@@ -383,7 +419,24 @@ pub fn run(cli: Cli) -> ExitCode {
             seed,
             log,
             max_decisions,
-        } => play::run(&rules, players, &seat, seed, log.as_deref(), max_decisions),
+            no_color,
+        } => play::run(
+            &rules,
+            players,
+            &seat,
+            seed,
+            log.as_deref(),
+            max_decisions,
+            no_color,
+        ),
+        Command::Serve {
+            rules,
+            players,
+            seat,
+            seed,
+            port,
+            max_decisions,
+        } => serve::run(&rules, players, seat, seed, port, max_decisions),
         Command::Scenario { paths, ruleset } => scenario::run(&paths, ruleset.as_deref()),
         Command::Translate(args) => {
             let out = crate::translate::cli_run(&args);
@@ -395,7 +448,8 @@ pub fn run(cli: Cli) -> ExitCode {
             log,
             ruleset,
             unverified,
-        } => replay::run(&log, ruleset.as_deref(), unverified),
+            html,
+        } => replay::run(&log, ruleset.as_deref(), unverified, html.as_deref()),
         Command::Bench {
             rules,
             players,
@@ -453,6 +507,24 @@ pub fn load_rules(args: &RulesetArgs) -> Result<Arc<Ruleset>, Failed> {
         }
     }
     Ok(rules)
+}
+
+/// `rules` (loaded from `dir`) with its declared view (`view.yaml`)
+/// attached, printing every diagnostic on failure.
+pub fn with_view(rules: Arc<Ruleset>, dir: &std::path::Path) -> Result<Arc<Ruleset>, Failed> {
+    let mut r = Arc::unwrap_or_clone(rules);
+    if let Err(d) = crate::model::attach_view(dir, &mut r) {
+        for r in d.reports() {
+            eprint_report(&r);
+        }
+        esayln!(
+            "{} error(s) found in the view of `{}`",
+            d.items.len(),
+            dir.display()
+        );
+        return Err(Failed);
+    }
+    Ok(Arc::new(r))
 }
 
 /// Loads the ruleset named `arg` with `variants` and the parameters `set`,

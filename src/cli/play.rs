@@ -1,10 +1,13 @@
 //! `tabula play`: a human at the terminal against random bots.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 
+use super::draw::{self, Style};
+use super::pick::pick;
 use super::{eprint_error, load_for_players, seat_names, CmdResult, Failed, RulesetArgs};
 use crate::agents::{Agent, RandomAgent};
+use crate::engine::picture::Picture;
 use crate::engine::{ApplyError, Game, GameLog};
 
 fn fail(game: &Game, e: &ApplyError) -> Failed {
@@ -98,8 +101,13 @@ pub(super) fn run(
     seed: u64,
     log: Option<&Path>,
     max_decisions: usize,
+    no_color: bool,
 ) -> CmdResult {
+    let style = Style {
+        colour: !no_color && std::io::stdout().is_terminal(),
+    };
     let (rules, players) = load_for_players(args, Some(players))?;
+    let rules = super::with_view(rules, &crate::model::find_ruleset(&args.ruleset))?;
     let names = seat_names(&rules, players);
     let me = parse_seat(seat, &names)?;
     // A log that cannot be written is said now, not after the game.
@@ -138,6 +146,7 @@ pub(super) fn run(
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut last_view: Option<Vec<String>> = None;
+    let mut last_picture: Option<Picture> = None;
     while !game.is_over() {
         if game.history().len() >= max_decisions {
             esayln!(
@@ -152,7 +161,16 @@ pub(super) fn run(
         let index = if seat == me {
             sayln!();
             let view = game.view(Some(me));
-            print_view(&view, last_view.as_deref());
+            match game
+                .picture(Some(me))
+                .map_err(|e| fail(&game, &ApplyError::Runtime(e)))?
+            {
+                Some(pic) => {
+                    print_picture(&pic, last_picture.as_ref(), style);
+                    last_picture = Some(pic);
+                }
+                None => print_view(&view, last_view.as_deref()),
+            }
             last_view = Some(view);
             sayln!(
                 "{}, {}:",
@@ -162,7 +180,8 @@ pub(super) fn run(
             for (i, d) in legal.iter().enumerate() {
                 sayln!("  {:>3}) {}", i + 1, d.name);
             }
-            let Some(n) = ask(&mut input, legal.len(), last_view.as_deref())? else {
+            let options: Vec<&str> = legal.iter().map(|d| &*d.name).collect();
+            let Some(n) = ask(&mut input, &options, last_view.as_deref())? else {
                 sayln!();
                 sayln!(
                     "input ended: game abandoned after {} decisions",
@@ -188,17 +207,43 @@ pub(super) fn run(
     save_log(&mut game, log)
 }
 
-/// Reads the human's choice among `options` decisions (its index), asking
-/// again until it is one; `v` shows the whole `view`. `None` when the input
-/// ends.
+/// Draws the picture, with what changed since `last` marked and listed.
+fn print_picture(pic: &Picture, last: Option<&Picture>, style: Style) {
+    let (cells, lines) = last.map(|l| draw::changes(l, pic)).unwrap_or_default();
+    for l in draw::picture(pic, style, &cells) {
+        sayln!("{l}");
+    }
+    if last.is_some() {
+        sayln!();
+        if lines.is_empty() {
+            sayln!("nothing visible changed since your last decision");
+        } else {
+            sayln!("changes since your last decision (marked on the board):");
+            for l in lines.iter().take(CHANGES_SHOWN) {
+                sayln!("  {l}");
+            }
+            if lines.len() > CHANGES_SHOWN {
+                sayln!("  ... and {} more", lines.len() - CHANGES_SHOWN);
+            }
+        }
+    }
+}
+
+/// How many changes are listed under the board.
+const CHANGES_SHOWN: usize = 24;
+
+/// Reads the human's choice among the options `names` (its index), asking
+/// again until it is one: a number, a name or an unambiguous prefix of one
+/// (see [`pick`]); `v` shows the whole `view`. `None` when the input ends.
 fn ask(
     input: &mut impl BufRead,
-    options: usize,
+    names: &[&str],
     view: Option<&[String]>,
 ) -> Result<Option<usize>, Failed> {
+    let options = names.len();
     let mut line = String::new();
     loop {
-        say!("choose 1-{options}> ");
+        say!("choose 1-{options} or type a name> ");
         let _ = std::io::stdout().flush();
         line.clear();
         match input.read_line(&mut line) {
@@ -216,13 +261,11 @@ fn ask(
             }
             continue;
         }
-        match text.parse::<usize>() {
-            Ok(n) if (1..=options).contains(&n) => return Ok(Some(n - 1)),
-            Ok(n) => sayln!("{n} is not an option: type a number from 1 to {options}"),
-            Err(_) => sayln!(
-                "`{text}` is not a number: type a number from 1 to {options} \
-                 (or `v` to see the whole state)"
-            ),
+        match pick(text, names) {
+            Ok(i) => return Ok(Some(i)),
+            Err(e) => {
+                sayln!("{e} (a number from 1 to {options}, a name, or `v` for the whole state)")
+            }
         }
     }
 }

@@ -147,7 +147,12 @@ fn show_result(result: &[Vec<i64>], names: &[String]) -> String {
         .join(", ")
 }
 
-pub(super) fn run(path: &Path, ruleset: Option<&str>, unverified: bool) -> CmdResult {
+pub(super) fn run(
+    path: &Path,
+    ruleset: Option<&str>,
+    unverified: bool,
+    html: Option<&Path>,
+) -> CmdResult {
     let text = read_log(path)?;
     let log_file = Log { path, text: &text };
     let log: GameLog = serde_json::from_str(&text).map_err(|e| {
@@ -192,6 +197,10 @@ pub(super) fn run(path: &Path, ruleset: Option<&str>, unverified: bool) -> CmdRe
     })?;
     replay_decisions(&log_file, &log, &mut game, &names)?;
     verify(&log_file, &log, &mut game, &names)?;
+    if let Some(out) = html {
+        let rules = super::with_view(rules.clone(), &dir)?;
+        super::replay_html::write(&rules, &log, &names, out)?;
+    }
     let scores = match game.outcome().map_err(|e| engine_error(&game, &e))? {
         Some(o) => o
             .scores()

@@ -460,6 +460,15 @@ impl Game {
         crate::engine::view::render(&self.rules, &self.state, seat)
     }
 
+    /// The picture of the state for `seat` drawn from the ruleset's
+    /// declared view (`None` when it declares none).
+    pub fn picture(
+        &self,
+        seat: Option<usize>,
+    ) -> Result<Option<crate::engine::picture::Picture>, RuntimeError> {
+        crate::engine::picture::picture(&self.rules, &self.state, seat)
+    }
+
     /// Renders a runtime error as a miette report into the rules.
     pub fn report(&self, e: &RuntimeError) -> String {
         crate::engine::view::report(&self.rules, e)

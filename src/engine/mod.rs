@@ -5,6 +5,7 @@ pub mod error;
 pub mod game;
 pub mod legality;
 pub mod log;
+pub mod picture;
 pub mod sample;
 pub mod state;
 pub mod view;

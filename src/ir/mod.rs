@@ -15,6 +15,7 @@ pub mod ruleset;
 pub mod span;
 pub mod symbols;
 pub mod types;
+pub mod view;
 
 pub use codes::Code;
 pub use diag::{Diagnostic, Diagnostics};

@@ -312,6 +312,8 @@ pub struct Ruleset {
     pub check_legal: bool,
     /// Display names shared by every decision that shows them.
     pub labels: Labels,
+    /// The declared view (`view.yaml`), if any.
+    pub view: Option<crate::ir::view::ViewDecl>,
 }
 
 /// The display names of items and small integers, made once so that

@@ -12,5 +12,6 @@ pub use crate::ir::ruleset::Ruleset;
 /// YAML with its places, for the tools that read YAML files of their own.
 pub use load::yaml as data;
 pub use load::{
-    find_ruleset, load, load_for_players, load_for_players_with, load_with, with_players, LoadError,
+    attach_view, find_ruleset, load, load_for_players, load_for_players_with, load_with,
+    with_players, LoadError,
 };

@@ -10,6 +10,8 @@ use crate::model::compile::{Compiler, FnCtx};
 
 fn compiler_run<T>(
     rules: &mut Ruleset,
+    name: &str,
+    params: &[(String, Ty)],
     body: impl FnOnce(&mut Compiler, &mut FnCtx) -> T,
     returns: bool,
     is_proc: bool,
@@ -35,9 +37,9 @@ fn compiler_run<T>(
             inlined: 0,
             depth: 0,
         };
-        let mut f = FnCtx::new(&[], if returns { Ty::Error } else { Ty::Void }, is_proc);
+        let mut f = FnCtx::new(params, if returns { Ty::Error } else { Ty::Void }, is_proc);
         let out = body(&mut c, &mut f);
-        let func = f.finish("scenario", 0, span);
+        let func = f.finish(name, params.len(), span);
         (func, out, c.choices, c.messages)
     };
     rules.choices = choices;
@@ -55,10 +57,38 @@ pub fn add_proc(
     stmts: &[Stmt],
     span: Span,
 ) -> Result<FuncId, Vec<Diagnostic>> {
-    compiler_run(rules, |c, f| c.stmts_body(f, stmts), false, true, span).map(|(id, _)| id)
+    compiler_run(
+        rules,
+        "scenario",
+        &[],
+        |c, f| c.stmts_body(f, stmts),
+        false,
+        true,
+        span,
+    )
+    .map(|(id, _)| id)
 }
 
 /// Adds a function computing `e`; returns its id and type.
 pub fn add_expr(rules: &mut Ruleset, e: &Expr) -> Result<(FuncId, Ty), Vec<Diagnostic>> {
-    compiler_run(rules, |c, f| c.value_body(f, e), true, false, e.span)
+    add_function(rules, "scenario", &[], e)
+}
+
+/// Adds a function `name` of `params` computing `e`; returns its id and
+/// type.
+pub fn add_function(
+    rules: &mut Ruleset,
+    name: &str,
+    params: &[(String, Ty)],
+    e: &Expr,
+) -> Result<(FuncId, Ty), Vec<Diagnostic>> {
+    compiler_run(
+        rules,
+        name,
+        params,
+        |c, f| c.value_body(f, e),
+        true,
+        false,
+        e.span,
+    )
 }

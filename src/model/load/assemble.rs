@@ -76,6 +76,7 @@ impl Builder {
             sigs: self.sigs.clone(),
             check_legal: false,
             labels: Labels::new(&self.kinds),
+            view: None,
         })
     }
 

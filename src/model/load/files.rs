@@ -240,8 +240,8 @@ pub(super) fn read_yaml_node<T: for<'de> Deserialize<'de>>(
 }
 
 /// The files making a ruleset, in load order, each with the place that
-/// names it: `files:` of `game.yaml`, or else every `*.yaml` then every
-/// `*.rules` beside it, sorted by name.
+/// names it: `files:` of `game.yaml`, or else every `*.yaml` (but the view,
+/// `view.yaml`) then every `*.rules` beside it, sorted by name.
 fn ruleset_files(
     dir: &Path,
     root: &Root,
@@ -261,7 +261,7 @@ fn ruleset_files(
         for e in entries.flatten() {
             let p = e.path();
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if name == "game.yaml" {
+            if name == "game.yaml" || name == super::view::VIEW_FILE {
                 continue;
             }
             match p.extension().and_then(|e| e.to_str()) {

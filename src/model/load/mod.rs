@@ -23,6 +23,7 @@ mod params;
 mod read;
 mod values;
 mod variant;
+mod view;
 pub mod yaml;
 
 use std::path::Path;
@@ -43,6 +44,7 @@ pub use variant::{is_variant_path, list_variants, variant_hash};
 pub fn read_file_text(path: &Path) -> Result<String, String> {
     read::read_text(path).map_err(|p| p.explain(&path.display().to_string()).0)
 }
+pub use view::{attach as attach_view, VIEW_FILE, VIEW_FUNCTION};
 
 /// Why a ruleset could not be loaded.
 #[derive(Debug, thiserror::Error)]
