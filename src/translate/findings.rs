@@ -28,6 +28,11 @@ pub enum Status {
     Noted,
     /// A numeric statement near a glossary term that no claim covers.
     Uncovered,
+    /// A word naming another game object than the claim's anchor names
+    /// (`pedra` where the anchor has `madeira`): the word changed.
+    WordMismatch,
+    /// A rule sentence (`rule:` claim, no number) found in the text.
+    Stated,
 }
 
 /// One line of the report.
@@ -130,12 +135,27 @@ pub struct Summary {
     pub changed_by_variant: usize,
     /// Numeric statements found (near glossary terms, or claimed).
     pub statements: usize,
-    /// Of those, covered by a claim.
+    /// Of those, checked by a rule fact or a relation over the passage's
+    /// numbers (confirmed, contradicted, expected or stale): not recorded
+    /// values, labels or notes.
     pub covered: usize,
+    /// Of the statements, claimed by any claim (checked by the rules,
+    /// recorded, a label or noted).
+    pub claimed: usize,
     /// Numeric statements no claim covers.
     pub uncovered: usize,
-    /// covered / statements, in percent.
+    /// covered / statements, in percent: the share the rules check.
     pub coverage: f64,
+    /// claimed / statements, in percent.
+    pub claimed_pct: f64,
+    /// Statements whose number is only recorded (a `note:` with values),
+    /// in percent of the statements.
+    pub recorded_pct: f64,
+    /// Words naming a game object that are not the object the claim's
+    /// anchor names (through the glossary).
+    pub word_mismatches: usize,
+    /// Rule sentences (`rule:` claims) found.
+    pub sentences: usize,
     /// Numbers (digits) in the rules sections: outside `skip` passages and
     /// cross-references.
     pub numbers: usize,
@@ -174,8 +194,11 @@ pub struct Report {
     pub summary: Summary,
     /// Every number written in digits in the rules sections.
     pub numbers: Vec<Site>,
-    /// The least coverage the language file requires (`min_coverage:`).
+    /// The least coverage the language file requires (`min_coverage:`):
+    /// statements checked by the rules.
     pub min_coverage: Option<f64>,
+    /// The least share of statements claimed (`min_claimed:`).
+    pub min_claimed: Option<f64>,
     /// The miette diagnostics (contradictions, passages not found,
     /// variant changes, mistakes in the language file).
     #[serde(skip)]
@@ -190,13 +213,18 @@ impl Report {
     pub fn failed(&self) -> bool {
         self.summary.contradicted > 0
             || self.summary.not_found > 0
+            || self.summary.word_mismatches > 0
             || self.invalid > 0
             || self.below_coverage()
     }
 
-    /// Whether coverage is below the language file's `min_coverage:`.
+    /// Whether coverage is below the language file's `min_coverage:`, or
+    /// the claimed share below its `min_claimed:`.
     pub fn below_coverage(&self) -> bool {
         self.min_coverage
             .is_some_and(|m| self.summary.coverage + 1e-9 < m)
+            || self
+                .min_claimed
+                .is_some_and(|m| self.summary.claimed_pct + 1e-9 < m)
     }
 }

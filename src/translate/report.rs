@@ -108,14 +108,22 @@ pub fn render(r: &Report, verbose: bool) -> String {
 pub fn summary_table(r: &Report) -> String {
     let s = &r.summary;
     let mut rows = vec![
-        ("confirmed by the rules", s.confirmed.to_string()),
-        ("as recorded (no rule fact)", s.recorded.to_string()),
+        ("rule facts confirmed", s.confirmed.to_string()),
+        (
+            "recorded values (no rule fact)",
+            format!(
+                "{} ({:.1}% of the numeric statements)",
+                s.recorded, s.recorded_pct
+            ),
+        ),
+        ("noted (unchecked)", s.noted.to_string()),
         ("labels as written", s.labels.to_string()),
+        ("rule sentences found", s.sentences.to_string()),
         ("contradicted", s.contradicted.to_string()),
+        ("words naming another object", s.word_mismatches.to_string()),
         ("passage not found", s.not_found.to_string()),
         ("expected findings", s.expected.to_string()),
         ("stale expectations", s.stale.to_string()),
-        ("noted (unchecked)", s.noted.to_string()),
     ];
     if !r.variants.is_empty() {
         rows.push((
@@ -127,12 +135,22 @@ pub fn summary_table(r: &Report) -> String {
     rows.push((
         "coverage",
         format!(
-            "{:.1}% ({} of {} numeric statements; {} uncovered)",
-            s.coverage, s.covered, s.statements, s.uncovered
+            "{:.1}% ({} of {} numeric statements checked by the rules)",
+            s.coverage, s.covered, s.statements
         ),
     ));
     if let Some(m) = r.min_coverage {
         rows.push(("required coverage", format!("{m}%")));
+    }
+    rows.push((
+        "claimed",
+        format!(
+            "{:.1}% ({} of {} numeric statements; {} uncovered)",
+            s.claimed_pct, s.claimed, s.statements, s.uncovered
+        ),
+    ));
+    if let Some(m) = r.min_claimed {
+        rows.push(("required claimed", format!("{m}%")));
     }
     rows.push((
         "numbers checked",
@@ -158,7 +176,7 @@ pub fn summary_table(r: &Report) -> String {
     }
     out.push_str(if r.failed() {
         if r.below_coverage() {
-            "result: FAILED (something is contradicted, missing or invalid, or coverage is below the required)\n"
+            "result: FAILED (something is contradicted, missing or invalid, or coverage or the claimed share is below the required)\n"
         } else {
             "result: FAILED (something is contradicted, missing or invalid)\n"
         }

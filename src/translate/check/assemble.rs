@@ -22,8 +22,9 @@ impl Checker<'_> {
         summary.numbers = numbers.len();
         summary.numbers_checked = numbers.iter().filter(|n| n.checked).count();
         let min_coverage = self.i18n.file.min_coverage;
-        if let Some(min) = min_coverage {
-            if self.tally.summary.coverage + 1e-9 < min {
+        let min_claimed = self.i18n.file.min_claimed;
+        if let Some(min) = min_claimed {
+            if self.tally.summary.claimed_pct + 1e-9 < min {
                 self.require_coverage(min);
             }
         }
@@ -39,6 +40,7 @@ impl Checker<'_> {
             summary: tally.summary,
             numbers,
             min_coverage,
+            min_claimed,
             diagnostics: tally.diags,
             invalid: tally.invalid,
         }
@@ -79,7 +81,7 @@ impl Checker<'_> {
                 Diagnostic::new(
                     Code::TranslateUncovered,
                     crate::ir::span::Span::new(self.files.book, a, b),
-                    format!("numeric statement no claim covers ({} required)", fmt_pct(min)),
+                    format!("numeric statement no claim covers ({} claimed required)", fmt_pct(min)),
                 )
                 .label("unclaimed number")
                 .help("the language file requires this coverage: add a claim for this number, or correct the text"),

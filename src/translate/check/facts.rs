@@ -170,10 +170,7 @@ impl Checker<'_> {
             (Some(b), Some(bf)) => b.value(&expr, players, bf, at).ok(),
             _ => None,
         };
-        let name = match &claim.scenario {
-            Some(sc) => format!("{}: {}", sc.as_str(), fact.as_str()),
-            None => fact.as_str().to_string(),
-        };
+        let name = claim.fact_name(fact.as_str());
         Some(FactValue { name, value, base })
     }
 
@@ -250,10 +247,15 @@ impl Checker<'_> {
         ti: usize,
     ) {
         self.taken.checked.insert(ti);
+        self.taken.ruled.insert(ti);
         let tok = &self.text.tokens[ti];
         let n = tok.num.expect("a number token");
         let span = (tok.start, tok.end);
-        let expect = claim.expect.as_ref().map(|e| e.as_str());
+        let expect = claim
+            .expect
+            .as_ref()
+            .map(|e| e.as_str())
+            .filter(|e| *e != "wrong_word");
         let verdict = classify(n, fact, expect, claim.stated, self.base.is_some());
         let summary = &mut self.tally.summary;
         match verdict {

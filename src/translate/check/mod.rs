@@ -25,6 +25,7 @@ mod facts;
 mod locate;
 mod segment;
 mod stray;
+mod words;
 
 use std::collections::HashSet;
 
@@ -61,7 +62,12 @@ pub fn check(
     c.skip_passages();
     for claim in &i18n.file.claims {
         if let Some(passage) = c.locate(claim) {
-            c.check_numbers(claim, &passage);
+            c.check_words(claim, &passage);
+            if claim.rule.is_some() && claim.facts().is_empty() && claim.note.is_none() {
+                c.stated(claim, &passage);
+            } else {
+                c.check_numbers(claim, &passage);
+            }
         }
     }
     c.count_statements();
@@ -98,6 +104,8 @@ struct Passage {
     /// The numbers read for the claim's facts, in order: the `#`s, then
     /// numbers right after the passage.
     read: Vec<usize>,
+    /// The anchor's match (which token each of its words stands against).
+    found: crate::translate::matcher::Match,
 }
 
 /// The tokens the claims took, for the later passes.
@@ -110,6 +118,8 @@ struct Taken {
     covered: HashSet<usize>,
     /// Numbers a change of which would be reported.
     checked: HashSet<usize>,
+    /// Numbers a rule fact or a relation checks (the coverage).
+    ruled: HashSet<usize>,
 }
 
 /// What the passes found so far.
@@ -145,6 +155,8 @@ struct Checker<'a> {
     text: Text<'a>,
     taken: Taken,
     tally: Tally,
+    /// The words naming game objects.
+    terms: words::Terms,
 }
 
 impl<'a> Checker<'a> {
@@ -177,6 +189,7 @@ impl<'a> Checker<'a> {
                 book: book_file,
             },
             taken: Taken::default(),
+            terms: words::Terms::new(i18n),
             tally: Tally {
                 findings: Vec::new(),
                 summary: Summary::default(),
