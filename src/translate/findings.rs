@@ -68,6 +68,9 @@ pub struct Finding {
     /// Byte range of the number (or passage) in the rulebook.
     #[serde(skip)]
     pub span: Option<(usize, usize)>,
+    /// The index of the claim in the language file (none for an
+    /// uncovered statement or a stray number).
+    pub claim: Option<usize>,
 }
 
 impl Finding {
@@ -90,6 +93,7 @@ impl Finding {
             reason: None,
             message: message.into(),
             span: None,
+            claim: None,
         }
     }
 

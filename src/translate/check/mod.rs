@@ -60,7 +60,8 @@ pub fn check(
 ) -> Report {
     let mut c = Checker::new(rules, base, i18n, book, variants);
     c.skip_passages();
-    for claim in &i18n.file.claims {
+    for (index, claim) in i18n.file.claims.iter().enumerate() {
+        let before = c.tally.findings.len();
         if let Some(passage) = c.locate(claim) {
             c.check_words(claim, &passage);
             if claim.rule.is_some() && claim.facts().is_empty() && claim.note.is_none() {
@@ -68,6 +69,9 @@ pub fn check(
             } else {
                 c.check_numbers(claim, &passage);
             }
+        }
+        for f in &mut c.tally.findings[before..] {
+            f.claim = Some(index);
         }
     }
     c.count_statements();
