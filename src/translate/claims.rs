@@ -99,6 +99,10 @@ pub struct Claim {
     /// other number is reported (the text changed).
     #[serde(default)]
     pub stated: Option<i64>,
+    /// With several facts, the one fact the expectation is about (the
+    /// others are checked as usual).
+    #[serde(default)]
+    pub expect_on: Option<Spanned<String>>,
     /// Why a finding is expected, or why the numbers are not rule facts.
     #[serde(default)]
     pub reason: Option<String>,

@@ -60,6 +60,10 @@ pub struct Comparison {
     pub missing: Vec<MissingRow>,
     /// Facts stated in one language only, per language.
     pub only_in: BTreeMap<String, usize>,
+    /// The numbers written with a plus sign (language, line, value), to
+    /// show them so.
+    #[serde(skip)]
+    pub plus: std::collections::BTreeSet<(String, usize, i64)>,
 }
 
 /// Values read per language, with their lines.
@@ -75,6 +79,7 @@ pub fn compare(reports: &[Report]) -> Comparison {
     let mut facts: BTreeMap<(String, usize), (i64, PerBook)> = BTreeMap::new();
     let mut names: BTreeMap<String, String> = BTreeMap::new();
     let mut why: BTreeMap<(String, String), String> = BTreeMap::new();
+    let mut plus = std::collections::BTreeSet::new();
     for r in reports {
         for f in &r.findings {
             let (Some(rf), Some(tv), Some(rv), Some(p)) =
@@ -89,8 +94,18 @@ pub fn compare(reports: &[Report]) -> Comparison {
                     why.insert((key.clone(), r.lang.clone()), reason.clone());
                 }
             }
+            // The sign as written: an operator `-` before a number (`6+0-3`)
+            // is its minus sign where the rules' value is negative.
+            let tv = match f.sign {
+                Some('-') if rv < 0 => -tv.abs(),
+                Some('+') => tv.abs(),
+                _ => tv,
+            };
             let e = facts.entry((key, p)).or_insert((rv, BTreeMap::new()));
             e.1.entry(r.lang.clone()).or_default().push((f.line, tv));
+            if f.sign == Some('+') {
+                plus.insert((r.lang.clone(), f.line, tv));
+            }
         }
     }
     let langs: Vec<String> = reports.iter().map(|r| r.lang.clone()).collect();
@@ -103,13 +118,23 @@ pub fn compare(reports: &[Report]) -> Comparison {
             }
             continue;
         }
-        rows.push(row(&rf, players, rules, books, &names, &why));
+        let written_plus = |lang: &str, line: usize, v: i64| plus.contains(&(lang.to_string(), line, v));
+        let mut r = row(&rf, players, rules, books, &names, &why);
+        // A value stated with a `+` where the rules' is negative does not
+        // agree, though its number does.
+        r.agrees.retain(|l| {
+            !r.books[l]
+                .iter()
+                .any(|(line, v)| rules < 0 && written_plus(l, *line, *v))
+        });
+        rows.push(r);
     }
     Comparison {
         langs,
         rows,
         missing: missing(reports),
         only_in,
+        plus,
     }
 }
 
@@ -264,14 +289,15 @@ pub fn render_comparison(c: &Comparison, names: &BTreeMap<String, String>) -> St
             let name = name_of(lang);
             let shown: Vec<String> = vals
                 .iter()
-                .map(|(l, v)| format!("{name}:{l}: {v}"))
+                .map(|(l, v)| {
+                    let plus = if c.plus.contains(&(lang.clone(), *l, *v)) { "+" } else { "" };
+                    format!("{name}:{l}: {plus}{v}")
+                })
                 .collect();
-            let verdict = if r.agrees.contains(lang) && !r.sign_differs {
+            let verdict = if r.agrees.contains(lang) {
                 "agrees with the rules".to_string()
             } else if let Some(w) = r.reasons.get(lang) {
                 format!("differs from the rules (expected: {w})")
-            } else if r.agrees.contains(lang) {
-                "agrees with the rules but for the sign".to_string()
             } else {
                 "differs from the rules".to_string()
             };

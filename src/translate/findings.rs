@@ -55,6 +55,9 @@ pub struct Finding {
     pub players: Option<usize>,
     /// The number the rulebook states.
     pub text_value: Option<i64>,
+    /// The sign written right before that number: a minus or plus sign,
+    /// or an operator between numbers (`6+0-3`).
+    pub sign: Option<char>,
     /// The ruleset's value.
     pub rule_value: Option<i64>,
     /// The base ruleset's value, when variants are applied and it differs.
@@ -87,6 +90,7 @@ impl Finding {
             reference: None,
             players: None,
             text_value: None,
+            sign: None,
             rule_value: None,
             base_value: None,
             changed_by_variant: false,
