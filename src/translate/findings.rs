@@ -164,6 +164,8 @@ pub struct Summary {
     pub word_mismatches: usize,
     /// Rule sentences (`rule:` claims) found.
     pub sentences: usize,
+    /// Words naming a game object that anchors check.
+    pub words_checked: usize,
     /// Numbers (digits) in the rules sections: outside `skip` passages and
     /// cross-references.
     pub numbers: usize,
@@ -202,6 +204,9 @@ pub struct Report {
     pub summary: Summary,
     /// Every number written in digits in the rules sections.
     pub numbers: Vec<Site>,
+    /// The words naming a game object (a resource, a technology, a
+    /// temple...) that claims' anchors check.
+    pub words: Vec<Site>,
     /// The least coverage the language file requires (`min_coverage:`):
     /// statements checked by the rules.
     pub min_coverage: Option<f64>,

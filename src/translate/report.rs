@@ -159,6 +159,10 @@ pub fn summary_table(r: &Report) -> String {
             s.numbers_checked, s.numbers
         ),
     ));
+    rows.push((
+        "object words checked",
+        format!("{} (resources, technologies, temples... named in anchors)", s.words_checked),
+    ));
     let mut out = format!(
         "translation check: {} ({}){}\n",
         r.rulebook,

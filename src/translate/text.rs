@@ -292,6 +292,12 @@ pub fn tokenize(src: &str, words: &HashMap<String, i64>) -> Vec<Token> {
                         && (c == '+' || is_dash(c) && c != '¬')
                     {
                         n.infix = Some(if c == '+' { '+' } else { '-' });
+                        if c != '+' && in_sum(src, r.start - c.len_utf8(), r.end) {
+                            // `6+0-3`: in a sum, the dash is a minus sign
+                            // (between two numbers alone it may be a range).
+                            n.signed = true;
+                            n.value = -n.value;
+                        }
                     }
                 }
             }
@@ -303,6 +309,14 @@ pub fn tokenize(src: &str, words: &HashMap<String, i64>) -> Vec<Token> {
             }
         })
         .collect()
+}
+
+/// Whether the operator at byte `op` (right after a number) and the
+/// number ending at byte `end` belong to a sum: a `+` joins the number
+/// before the operator to another, or this number to the next.
+fn in_sum(src: &str, op: usize, end: usize) -> bool {
+    let before = src[..op].trim_end_matches(|c: char| c.is_ascii_digit());
+    before.ends_with('+') || src[end..].starts_with('+')
 }
 
 /// A short word the OCR read as digits (`3` for the article `a`, `3o` for
@@ -621,7 +635,7 @@ mod tests {
         let ops: Vec<_> = t.iter().filter_map(|t| t.num).map(|n| (n.value, n.infix)).collect();
         assert_eq!(
             ops,
-            [(6, None), (0, Some('+')), (3, Some('+')), (6, None), (0, Some('+')), (3, Some('-')), (2, None), (4, Some('-'))]
+            [(6, None), (0, Some('+')), (3, Some('+')), (6, None), (0, Some('+')), (-3, Some('-')), (2, None), (4, Some('-'))]
         );
     }
 

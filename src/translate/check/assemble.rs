@@ -18,9 +18,11 @@ impl Checker<'_> {
     /// statements last).
     pub(super) fn assemble(mut self) -> Report {
         let numbers = self.number_sites();
+        let words = self.word_sites();
         let summary = &mut self.tally.summary;
         summary.numbers = numbers.len();
         summary.numbers_checked = numbers.iter().filter(|n| n.checked).count();
+        summary.words_checked = words.len();
         let min_coverage = self.i18n.file.min_coverage;
         let min_claimed = self.i18n.file.min_claimed;
         if let Some(min) = min_claimed {
@@ -39,6 +41,7 @@ impl Checker<'_> {
             findings: tally.findings,
             summary: tally.summary,
             numbers,
+            words,
             min_coverage,
             min_claimed,
             diagnostics: tally.diags,
@@ -65,6 +68,25 @@ impl Checker<'_> {
             });
         }
         numbers
+    }
+
+    /// The words naming a game object that claims' anchors check.
+    fn word_sites(&self) -> Vec<Site> {
+        let text = &self.text;
+        self.taken
+            .words
+            .iter()
+            .map(|&i| {
+                let t = &text.tokens[i];
+                Site {
+                    line: text.lines.line(t.start),
+                    column: col_of(text.src, t.start),
+                    text: text.src[t.start..t.end].to_string(),
+                    checked: true,
+                    span: (t.start, t.end),
+                }
+            })
+            .collect()
     }
 
     /// Coverage is below `min` percent: a diagnostic at each uncovered

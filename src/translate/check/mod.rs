@@ -124,6 +124,8 @@ struct Taken {
     checked: HashSet<usize>,
     /// Numbers a rule fact or a relation checks (the coverage).
     ruled: HashSet<usize>,
+    /// Words naming a game object that an anchor's word checks.
+    words: std::collections::BTreeSet<usize>,
 }
 
 /// What the passes found so far.

@@ -121,6 +121,13 @@ impl Checker<'_> {
     pub(super) fn check_words(&mut self, claim: &Claim, passage: &Passage) {
         let pats = matcher::compile(&claim.at);
         let m = &passage.found;
+        for &(k, ti) in &m.words {
+            let want = self.terms.of_pat(&pats[k]);
+            let got = self.terms.of_token(&self.text.tokens[ti]);
+            if !want.is_empty() && got.iter().any(|g| want.contains(g)) {
+                self.taken.words.insert(ti);
+            }
+        }
         if let Some((k, ti)) = mismatch(&self.terms, &pats, &self.text.tokens, m) {
             self.wrong_word(claim, &pats[k], ti);
         } else if claim.expect.as_ref().map(|e| e.as_str()) == Some("wrong_word") {
