@@ -129,6 +129,13 @@ pub struct Claim {
     /// that `--compare` reports a book that lacks the sentence.
     #[serde(default)]
     pub rule: Option<Spanned<String>>,
+    /// Relations between the passage's numbers, each an expression of the
+    /// rules language over `#1`, `#2`... (the anchor's `#`s in order) and
+    /// the rules' values, true when the text is right: a worked example's
+    /// setup and outcome tied by the rules (`#3 == #1 + #2`). A ref `"#"`
+    /// says that number has no fact of its own.
+    #[serde(default)]
+    pub relations: Vec<Spanned<String>>,
 }
 
 impl Claim {
@@ -322,9 +329,9 @@ impl I18n {
                 .help("record one value per `#`, in order"),
             );
         }
-        if c.facts().is_empty() && c.note.is_none() && c.rule.is_none() {
+        if c.facts().is_empty() && c.note.is_none() && c.rule.is_none() && c.relations.is_empty() {
             diags.push(
-                Diagnostic::new(Code::TranslateBadClaim, self.span(file, &c.at), "a claim needs `ref:`, `refs:`, `note:` or `rule:`")
+                Diagnostic::new(Code::TranslateBadClaim, self.span(file, &c.at), "a claim needs `ref:`, `refs:`, `relations:`, `note:` or `rule:`")
                     .help("name the rule fact the passage states (`ref: feed_cost`), or say why its numbers are not rules (`note: ...`)"),
             );
         }

@@ -33,6 +33,9 @@ pub enum Status {
     WordMismatch,
     /// A rule sentence (`rule:` claim, no number) found in the text.
     Stated,
+    /// A number a relation between the passage's numbers checks, and the
+    /// relation holds.
+    Derived,
 }
 
 /// One line of the report.
@@ -125,6 +128,8 @@ impl Finding {
 pub struct Summary {
     /// Facts confirmed.
     pub confirmed: usize,
+    /// Numbers checked by relations that hold (`relations:`).
+    pub derived: usize,
     /// Facts contradicted.
     pub contradicted: usize,
     /// Claims whose passage was not found.

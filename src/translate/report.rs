@@ -65,7 +65,7 @@ pub fn render(r: &Report, verbose: bool) -> String {
                     f.rule_value.unwrap_or_default(),
                     f.message
                 ),
-                Status::Stated => f.reference.clone().unwrap_or_default(),
+                Status::Stated | Status::Derived => f.reference.clone().unwrap_or_default(),
                 _ => format!("{} near here", f.text_value.unwrap_or_default()),
             };
             if f.line == 0 {
@@ -92,6 +92,7 @@ pub fn render(r: &Report, verbose: bool) -> String {
         );
         section("noted (no rule fact, unchecked)", Status::Noted, &mut out);
         section("rule sentences found", Status::Stated, &mut out);
+        section("numbers in relations that hold", Status::Derived, &mut out);
     }
     section("expected findings", Status::Expected, &mut out);
     section("stale expectations", Status::Stale, &mut out);
@@ -109,6 +110,7 @@ pub fn summary_table(r: &Report) -> String {
     let s = &r.summary;
     let mut rows = vec![
         ("rule facts confirmed", s.confirmed.to_string()),
+        ("numbers in relations that hold", s.derived.to_string()),
         (
             "recorded values (no rule fact)",
             format!(

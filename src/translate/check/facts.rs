@@ -120,6 +120,10 @@ impl Checker<'_> {
         }
         let players = self.players(claim);
         for (fi, fact) in facts.iter().enumerate() {
+            if fact.as_str() == "#" {
+                // No fact of its own: a relation checks it.
+                continue;
+            }
             let Some(value) = self.fact_value(claim, fact, players) else {
                 continue;
             };

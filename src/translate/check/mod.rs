@@ -23,6 +23,7 @@ mod assemble;
 mod coverage;
 mod facts;
 mod locate;
+mod relations;
 mod segment;
 mod stray;
 mod words;
@@ -68,6 +69,7 @@ pub fn check(
                 c.stated(claim, &passage);
             } else {
                 c.check_numbers(claim, &passage);
+                c.check_relations(claim, &passage);
             }
         }
         for f in &mut c.tally.findings[before..] {
