@@ -283,3 +283,36 @@ fn deleted_rule_line_is_reported_with_the_other_books_line() {
     assert!(!row.expected);
     assert_eq!(row.stated_in["pt"], [1663]);
 }
+
+#[test]
+fn number_of_a_relation_changed_is_flagged_on_its_line() {
+    let mut changed = 0;
+    for lang in ["pt", "ro"] {
+        let Some(text) = book(lang) else { return };
+        let r = check(lang, &text);
+        let mut seen = std::collections::HashSet::new();
+        for f in r.findings.iter().filter(|f| f.status == Status::Derived) {
+            let (a, b) = f.span.unwrap();
+            if !seen.insert(a) {
+                continue;
+            }
+            // A number word (`dois`) is written as digits; a digit changed.
+            let old = f.text_value.unwrap();
+            let new = if old.abs() >= 8 { 1 } else { old.abs() + 1 };
+            let t = format!("{}{new}{}", &text[..a], &text[b..]);
+            let m = check(lang, &t);
+            assert!(
+                m.failed()
+                    && m.findings
+                        .iter()
+                        .any(|g| g.status == Status::Contradicted && g.line == f.line),
+                "{lang}: {old} changed to {new} at line {} is not flagged",
+                f.line
+            );
+            changed += 1;
+        }
+    }
+    if book("pt").is_some() {
+        assert!(changed >= 30, "only {changed} numbers of relations");
+    }
+}
