@@ -453,7 +453,14 @@ fn tzolkin_compare_shows_the_books_differences() {
     let missing: Vec<_> = c
         .missing
         .iter()
-        .map(|m| (m.reference.as_str(), m.missing_in.as_str(), m.stated_in["pt"].clone(), m.expected))
+        .map(|m| {
+            (
+                m.reference.as_str(),
+                m.missing_in.as_str(),
+                m.stated_in["pt"].clone(),
+                m.expected,
+            )
+        })
         .collect();
     assert_eq!(
         missing,

@@ -121,9 +121,13 @@ fn object_word_swapped_is_flagged_on_its_line() {
             // Else the claim took the next passage with the same words: the
             // number left behind is reported on the line.
             let flagged = m.failed()
-                && [Status::WordMismatch, Status::Contradicted, Status::Uncovered]
-                    .into_iter()
-                    .any(on_line);
+                && [
+                    Status::WordMismatch,
+                    Status::Contradicted,
+                    Status::Uncovered,
+                ]
+                .into_iter()
+                .any(on_line);
             if !flagged {
                 missed.push((w.line, w.text.clone(), new));
             }
@@ -134,7 +138,10 @@ fn object_word_swapped_is_flagged_on_its_line() {
             sites.len()
         );
         assert!(missed.is_empty(), "{lang}: not flagged: {missed:?}");
-        assert!(10 * as_words >= 9 * sites.len(), "{lang}: {as_words} as words");
+        assert!(
+            10 * as_words >= 9 * sites.len(),
+            "{lang}: {as_words} as words"
+        );
     }
 }
 
@@ -194,7 +201,10 @@ fn compare_reports_a_sign_one_book_states_and_the_other_drops() {
         .find(|r| r.reference == "kukulcan.vp[0]")
         .unwrap();
     assert!(row.sign_differs, "{c:#?}");
-    assert!(row.books["ro"].iter().any(|(l, v)| *l == line && *v == 3), "{c:#?}");
+    assert!(
+        row.books["ro"].iter().any(|(l, v)| *l == line && *v == 3),
+        "{c:#?}"
+    );
     assert!(row.books["ro"].iter().any(|(_, v)| *v == -3), "{c:#?}");
 }
 
@@ -224,7 +234,11 @@ fn deleted_rule_line_is_reported_with_the_other_books_line() {
             .findings
             .iter()
             .filter(|f| matches!(f.status, Status::Confirmed | Status::Stated))
-            .filter(|f| f.reference.as_deref().is_some_and(|r| other_refs.contains(r)))
+            .filter(|f| {
+                f.reference
+                    .as_deref()
+                    .is_some_and(|r| other_refs.contains(r))
+            })
             .map(|f| f.line)
             .collect();
         lines.dedup();

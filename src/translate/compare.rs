@@ -118,7 +118,8 @@ pub fn compare(reports: &[Report]) -> Comparison {
             }
             continue;
         }
-        let written_plus = |lang: &str, line: usize, v: i64| plus.contains(&(lang.to_string(), line, v));
+        let written_plus =
+            |lang: &str, line: usize, v: i64| plus.contains(&(lang.to_string(), line, v));
         let mut r = row(&rf, players, rules, books, &names, &why);
         // A value stated with a `+` where the rules' is negative does not
         // agree, though its number does.
@@ -290,7 +291,11 @@ pub fn render_comparison(c: &Comparison, names: &BTreeMap<String, String>) -> St
             let shown: Vec<String> = vals
                 .iter()
                 .map(|(l, v)| {
-                    let plus = if c.plus.contains(&(lang.clone(), *l, *v)) { "+" } else { "" };
+                    let plus = if c.plus.contains(&(lang.clone(), *l, *v)) {
+                        "+"
+                    } else {
+                        ""
+                    };
                     format!("{name}:{l}: {plus}{v}")
                 })
                 .collect();

@@ -359,7 +359,9 @@ fn compare_main(args: &TranslateArgs, dir: &Path) -> CliOutput {
     // the books state differently, unless the language file expects it.
     let failed = reports.iter().any(Report::failed)
         || c.missing.iter().any(|m| !m.expected)
-        || c.rows.iter().any(|r| r.sign_differs && r.reasons.is_empty());
+        || c.rows
+            .iter()
+            .any(|r| r.sign_differs && r.reasons.is_empty());
     let mut result = CliOutput {
         code: i32::from(failed),
         stdout: out,

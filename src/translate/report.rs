@@ -163,7 +163,10 @@ pub fn summary_table(r: &Report) -> String {
     ));
     rows.push((
         "object words checked",
-        format!("{} (resources, technologies, temples... named in anchors)", s.words_checked),
+        format!(
+            "{} (resources, technologies, temples... named in anchors)",
+            s.words_checked
+        ),
     ));
     let mut out = format!(
         "translation check: {} ({}){}\n",
@@ -191,4 +194,3 @@ pub fn summary_table(r: &Report) -> String {
     });
     out
 }
-

@@ -632,10 +632,23 @@ mod tests {
         assert!(!t[1].num.unwrap().signed);
         // An operator between numbers is kept apart from the value.
         let t = tokenize("6+0+3 e 6+0-3, 2-4", &w);
-        let ops: Vec<_> = t.iter().filter_map(|t| t.num).map(|n| (n.value, n.infix)).collect();
+        let ops: Vec<_> = t
+            .iter()
+            .filter_map(|t| t.num)
+            .map(|n| (n.value, n.infix))
+            .collect();
         assert_eq!(
             ops,
-            [(6, None), (0, Some('+')), (3, Some('+')), (6, None), (0, Some('+')), (-3, Some('-')), (2, None), (4, Some('-'))]
+            [
+                (6, None),
+                (0, Some('+')),
+                (3, Some('+')),
+                (6, None),
+                (0, Some('+')),
+                (-3, Some('-')),
+                (2, None),
+                (4, Some('-'))
+            ]
         );
     }
 

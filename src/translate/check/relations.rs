@@ -125,7 +125,10 @@ impl Checker<'_> {
         holds: bool,
     ) {
         let expected = claim.expect.as_ref().map(|e| e.as_str()) == Some("contradicted")
-            && claim.expect_on.as_ref().is_some_and(|on| on.as_str() == relation);
+            && claim
+                .expect_on
+                .as_ref()
+                .is_some_and(|on| on.as_str() == relation);
         let name = claim.fact_name(relation);
         for (k, &ti) in bound.tokens.iter().enumerate() {
             self.taken.checked.insert(ti);
@@ -146,14 +149,20 @@ impl Checker<'_> {
                 }
                 (false, true) => {
                     self.tally.summary.expected += 1;
-                    (Status::Expected, format!("relation `{relation}` fails (expected)"))
+                    (
+                        Status::Expected,
+                        format!("relation `{relation}` fails (expected)"),
+                    )
                 }
                 (false, false) => {
                     self.tally.summary.contradicted += 1;
                     let mut d = Diagnostic::new(
                         Code::TranslateContradiction,
                         self.book_span(span.0, span.1),
-                        format!("the passage's numbers break the relation `{relation}` ({})", bound.expr),
+                        format!(
+                            "the passage's numbers break the relation `{relation}` ({})",
+                            bound.expr
+                        ),
                     )
                     .label("a number of the relation")
                     .note(self.book_span(passage.span.0, passage.span.1), "passage");
@@ -188,7 +197,11 @@ mod tests {
 
     #[test]
     fn numbers_are_put_in_the_relation() {
-        let b = bind("#3 == 1 + #2 + #1 * (#1 - 1) / 2", &[(4, 2), (7, -2), (9, 4)]).unwrap();
+        let b = bind(
+            "#3 == 1 + #2 + #1 * (#1 - 1) / 2",
+            &[(4, 2), (7, -2), (9, 4)],
+        )
+        .unwrap();
         assert_eq!(b.expr, "(4) == 1 + (-2) + (2) * ((2) - 1) / 2");
         assert_eq!(b.tokens, [9, 7, 4]);
         assert_eq!(bind("#4 == 1", &[(0, 1)]).err(), Some(4));
