@@ -1,6 +1,7 @@
 //! Comparing rulebooks of several languages (`--compare`): the facts both
 //! state, lined up by reference, with the values each states (a value
-//! differing, or a sign one book states and the other drops or reverses),
+//! differing, or a minus sign one book states and another reverses or
+//! loses),
 //! and the rule sentences and facts a book lacks that another states.
 
 use std::collections::BTreeMap;
@@ -23,8 +24,9 @@ pub struct CompareRow {
     pub books: BTreeMap<String, Vec<(usize, i64)>>,
     /// Whether the languages state different values (or signs).
     pub differs: bool,
-    /// Whether they state the same numbers but one with a sign another
-    /// lacks or reverses (`-1` in one book, `1` in the other).
+    /// Whether they state the same numbers but one book with a minus sign
+    /// another writes as a plus or lost (`6+0-3` in one book, `6+0+3`
+    /// in the other).
     pub sign_differs: bool,
     /// The languages whose every statement agrees with the rules.
     pub agrees: Vec<String>,
@@ -63,11 +65,14 @@ pub struct Comparison {
     /// The numbers written with a plus sign (language, line, value), to
     /// show them so.
     #[serde(skip)]
-    pub plus: std::collections::BTreeSet<(String, usize, i64)>,
+    pub plus: Plus,
 }
 
 /// Values read per language, with their lines.
 type PerBook = BTreeMap<String, Vec<(usize, i64)>>;
+
+/// The numbers written with a plus sign: (language, line, value).
+type Plus = std::collections::BTreeSet<(String, usize, i64)>;
 
 /// The key a reference is lined up by (spaces removed).
 fn key_of(reference: &str) -> String {
@@ -79,7 +84,7 @@ pub fn compare(reports: &[Report]) -> Comparison {
     let mut facts: BTreeMap<(String, usize), (i64, PerBook)> = BTreeMap::new();
     let mut names: BTreeMap<String, String> = BTreeMap::new();
     let mut why: BTreeMap<(String, String), String> = BTreeMap::new();
-    let mut plus = std::collections::BTreeSet::new();
+    let mut plus = Plus::new();
     for r in reports {
         for f in &r.findings {
             let (Some(rf), Some(tv), Some(rv), Some(p)) =
@@ -120,7 +125,7 @@ pub fn compare(reports: &[Report]) -> Comparison {
         }
         let written_plus =
             |lang: &str, line: usize, v: i64| plus.contains(&(lang.to_string(), line, v));
-        let mut r = row(&rf, players, rules, books, &names, &why);
+        let mut r = row(&rf, (players, rules), books, (&names, &why), &plus);
         // A value stated with a `+` where the rules' is negative does not
         // agree, though its number does.
         r.agrees.retain(|l| {
@@ -142,11 +147,13 @@ pub fn compare(reports: &[Report]) -> Comparison {
 /// The row of one fact stated in several books.
 fn row(
     rf: &str,
-    players: usize,
-    rules: i64,
+    (players, rules): (usize, i64),
     books: PerBook,
-    names: &BTreeMap<String, String>,
-    why: &BTreeMap<(String, String), String>,
+    (names, why): (
+        &BTreeMap<String, String>,
+        &BTreeMap<(String, String), String>,
+    ),
+    plus: &Plus,
 ) -> CompareRow {
     let agree_rules =
         |vals: &Vec<(usize, i64)>| vals.iter().all(|(_, v)| *v == rules || *v == -rules);
@@ -160,9 +167,34 @@ fn row(
         v
     };
     let numbers: Vec<Vec<i64>> = books.values().map(|v| set(v, true)).collect();
-    let signed: Vec<Vec<i64>> = books.values().map(|v| set(v, false)).collect();
     let value_differs = numbers.windows(2).any(|w| w[0] != w[1]);
-    let sign_differs = !value_differs && signed.windows(2).any(|w| w[0] != w[1]);
+    // The sign each book writes before each number: minus, plus, none. A
+    // book stating a minus where another states a plus or no sign (a lost
+    // minus, accepted in that book alone) differs by the sign.
+    let signs: Vec<Vec<(i64, char)>> = books
+        .iter()
+        .map(|(l, vals)| {
+            let mut v: Vec<(i64, char)> = vals
+                .iter()
+                .map(|&(line, x)| {
+                    let class = if x < 0 {
+                        '-'
+                    } else if plus.contains(&(l.clone(), line, x)) {
+                        '+'
+                    } else {
+                        ' '
+                    };
+                    (x.abs(), class)
+                })
+                .collect();
+            v.sort();
+            v.dedup();
+            v
+        })
+        .collect();
+    let sign_differs = !value_differs
+        && signs.windows(2).any(|w| w[0] != w[1])
+        && signs.iter().flatten().any(|(_, c)| *c == '-');
     let agrees = books
         .iter()
         .filter(|(_, v)| agree_rules(v))
