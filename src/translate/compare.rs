@@ -71,6 +71,9 @@ pub struct Comparison {
 /// Values read per language, with their lines.
 type PerBook = BTreeMap<String, Vec<(usize, i64)>>;
 
+/// Per (fact, language), the reason of an expected disagreement.
+type Reasons = BTreeMap<(String, String), String>;
+
 /// The numbers written with a plus sign: (language, line, value).
 type Plus = std::collections::BTreeSet<(String, usize, i64)>;
 
@@ -83,7 +86,7 @@ fn key_of(reference: &str) -> String {
 pub fn compare(reports: &[Report]) -> Comparison {
     let mut facts: BTreeMap<(String, usize), (i64, PerBook)> = BTreeMap::new();
     let mut names: BTreeMap<String, String> = BTreeMap::new();
-    let mut why: BTreeMap<(String, String), String> = BTreeMap::new();
+    let mut why: Reasons = BTreeMap::new();
     let mut plus = Plus::new();
     for r in reports {
         for f in &r.findings {
@@ -149,10 +152,7 @@ fn row(
     rf: &str,
     (players, rules): (usize, i64),
     books: PerBook,
-    (names, why): (
-        &BTreeMap<String, String>,
-        &BTreeMap<(String, String), String>,
-    ),
+    (names, why): (&BTreeMap<String, String>, &Reasons),
     plus: &Plus,
 ) -> CompareRow {
     let agree_rules =
