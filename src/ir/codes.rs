@@ -195,6 +195,8 @@ codes! {
         "a number of the rulebook that differs from the rules, or from the value the language file records";
     TranslateUncovered => "translate_uncovered",
         "a numeric statement that no claim covers, where the language file requires coverage";
+    TranslateWrongWord => "translate_wrong_word",
+        "a word of the rulebook naming another game object (a resource, a technology, a temple) than the claim's anchor names, through the glossary";
 }
 
 impl Code {

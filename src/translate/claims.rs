@@ -42,11 +42,20 @@ pub struct I18nFile {
     /// `to` anchor, with a reason.
     #[serde(default)]
     pub skip: Vec<Skip>,
-    /// Fail when coverage is below this percentage (a book whose every
-    /// numeric statement is claimed sets 100: a new, unclaimed number
-    /// then fails the check).
+    /// Fail when coverage (the share of numeric statements the rules
+    /// check: a rule fact or a relation) is below this percentage.
     #[serde(default)]
     pub min_coverage: Option<f64>,
+    /// Fail when the share of numeric statements claimed (checked by the
+    /// rules, recorded, labels or noted) is below this percentage (100: a
+    /// new, unclaimed number fails the check).
+    #[serde(default)]
+    pub min_claimed: Option<f64>,
+    /// Words naming game objects that make no numeric statement (colours):
+    /// canonical name -> words, used only to check that the words of an
+    /// anchor name the same objects in the text.
+    #[serde(default)]
+    pub names: BTreeMap<String, Vec<String>>,
     /// The claims, best kept in the rulebook's order.
     #[serde(default)]
     pub claims: Vec<Claim>,
@@ -90,6 +99,10 @@ pub struct Claim {
     /// other number is reported (the text changed).
     #[serde(default)]
     pub stated: Option<i64>,
+    /// With several facts, the one fact the expectation is about (the
+    /// others are checked as usual).
+    #[serde(default)]
+    pub expect_on: Option<Spanned<String>>,
     /// Why a finding is expected, or why the numbers are not rule facts.
     #[serde(default)]
     pub reason: Option<String>,
@@ -111,12 +124,38 @@ pub struct Claim {
     /// last `expect:` asserts for `x` (what the engine computes).
     #[serde(default)]
     pub scenario: Option<Spanned<String>>,
+    /// A rule sentence that states no number (a step of a tie-break, an
+    /// exception): a key naming the rule, the same in every language, so
+    /// that `--compare` reports a book that lacks the sentence.
+    #[serde(default)]
+    pub rule: Option<Spanned<String>>,
+    /// Relations between the passage's numbers, each an expression of the
+    /// rules language over `#1`, `#2`... (the anchor's `#`s in order) and
+    /// the rules' values, true when the text is right: a worked example's
+    /// setup and outcome tied by the rules (`#3 == #1 + #2`). A ref `"#"`
+    /// says that number has no fact of its own.
+    #[serde(default)]
+    pub relations: Vec<Spanned<String>>,
 }
 
 impl Claim {
     /// The facts, in the order of the `#`s.
     pub fn facts(&self) -> Vec<&Spanned<String>> {
         self.reference.iter().chain(self.refs.iter()).collect()
+    }
+
+    /// The name a fact of this claim goes by in the report and across
+    /// languages (`scenario: ref` for a worked example).
+    pub fn fact_name(&self, fact: &str) -> String {
+        match &self.scenario {
+            Some(sc) => format!("{}: {fact}", sc.as_str()),
+            None => fact.to_string(),
+        }
+    }
+
+    /// The name of the claim's rule sentence (`rule: key`), if it is one.
+    pub fn rule_name(&self) -> Option<String> {
+        self.rule.as_ref().map(|r| format!("rule: {}", r.as_str()))
     }
 
     /// The recorded values of a note, in the order of the `#`s.
@@ -227,14 +266,14 @@ impl I18n {
     /// claim with neither facts nor a note.
     fn validate(&self, file: u32, c: &Claim, diags: &mut Diagnostics) {
         if let Some(e) = &c.expect {
-            if !matches!(e.as_str(), "contradicted" | "not_found") {
+            if !matches!(e.as_str(), "contradicted" | "not_found" | "wrong_word") {
                 diags.push(
                     Diagnostic::new(
                         Code::TranslateBadClaim,
                         self.span(file, e),
                         format!("unknown expectation `{}`", e.as_str()),
                     )
-                    .help("write `expect: contradicted` or `expect: not_found`, with a `reason:`"),
+                    .help("write `expect: contradicted`, `expect: not_found` or `expect: wrong_word`, with a `reason:`"),
                 );
             } else if c.reason.is_none() {
                 diags.push(
@@ -290,9 +329,9 @@ impl I18n {
                 .help("record one value per `#`, in order"),
             );
         }
-        if c.facts().is_empty() && c.note.is_none() {
+        if c.facts().is_empty() && c.note.is_none() && c.rule.is_none() && c.relations.is_empty() {
             diags.push(
-                Diagnostic::new(Code::TranslateBadClaim, self.span(file, &c.at), "a claim needs `ref:`, `refs:` or `note:`")
+                Diagnostic::new(Code::TranslateBadClaim, self.span(file, &c.at), "a claim needs `ref:`, `refs:`, `relations:`, `note:` or `rule:`")
                     .help("name the rule fact the passage states (`ref: feed_cost`), or say why its numbers are not rules (`note: ...`)"),
             );
         }

@@ -28,6 +28,14 @@ pub enum Status {
     Noted,
     /// A numeric statement near a glossary term that no claim covers.
     Uncovered,
+    /// A word naming another game object than the claim's anchor names
+    /// (`pedra` where the anchor has `madeira`): the word changed.
+    WordMismatch,
+    /// A rule sentence (`rule:` claim, no number) found in the text.
+    Stated,
+    /// A number a relation between the passage's numbers checks, and the
+    /// relation holds.
+    Derived,
 }
 
 /// One line of the report.
@@ -50,6 +58,9 @@ pub struct Finding {
     pub players: Option<usize>,
     /// The number the rulebook states.
     pub text_value: Option<i64>,
+    /// The sign written right before that number: a minus or plus sign,
+    /// or an operator between numbers (`6+0-3`).
+    pub sign: Option<char>,
     /// The ruleset's value.
     pub rule_value: Option<i64>,
     /// The base ruleset's value, when variants are applied and it differs.
@@ -63,6 +74,9 @@ pub struct Finding {
     /// Byte range of the number (or passage) in the rulebook.
     #[serde(skip)]
     pub span: Option<(usize, usize)>,
+    /// The index of the claim in the language file (none for an
+    /// uncovered statement or a stray number).
+    pub claim: Option<usize>,
 }
 
 impl Finding {
@@ -79,12 +93,14 @@ impl Finding {
             reference: None,
             players: None,
             text_value: None,
+            sign: None,
             rule_value: None,
             base_value: None,
             changed_by_variant: false,
             reason: None,
             message: message.into(),
             span: None,
+            claim: None,
         }
     }
 
@@ -112,6 +128,8 @@ impl Finding {
 pub struct Summary {
     /// Facts confirmed.
     pub confirmed: usize,
+    /// Numbers checked by relations that hold (`relations:`).
+    pub derived: usize,
     /// Facts contradicted.
     pub contradicted: usize,
     /// Claims whose passage was not found.
@@ -130,12 +148,29 @@ pub struct Summary {
     pub changed_by_variant: usize,
     /// Numeric statements found (near glossary terms, or claimed).
     pub statements: usize,
-    /// Of those, covered by a claim.
+    /// Of those, checked by a rule fact or a relation over the passage's
+    /// numbers (confirmed, contradicted, expected or stale): not recorded
+    /// values, labels or notes.
     pub covered: usize,
+    /// Of the statements, claimed by any claim (checked by the rules,
+    /// recorded, a label or noted).
+    pub claimed: usize,
     /// Numeric statements no claim covers.
     pub uncovered: usize,
-    /// covered / statements, in percent.
+    /// covered / statements, in percent: the share the rules check.
     pub coverage: f64,
+    /// claimed / statements, in percent.
+    pub claimed_pct: f64,
+    /// Statements whose number is only recorded (a `note:` with values),
+    /// in percent of the statements.
+    pub recorded_pct: f64,
+    /// Words naming a game object that are not the object the claim's
+    /// anchor names (through the glossary).
+    pub word_mismatches: usize,
+    /// Rule sentences (`rule:` claims) found.
+    pub sentences: usize,
+    /// Words naming a game object that anchors check.
+    pub words_checked: usize,
     /// Numbers (digits) in the rules sections: outside `skip` passages and
     /// cross-references.
     pub numbers: usize,
@@ -174,8 +209,14 @@ pub struct Report {
     pub summary: Summary,
     /// Every number written in digits in the rules sections.
     pub numbers: Vec<Site>,
-    /// The least coverage the language file requires (`min_coverage:`).
+    /// The words naming a game object (a resource, a technology, a
+    /// temple...) that claims' anchors check.
+    pub words: Vec<Site>,
+    /// The least coverage the language file requires (`min_coverage:`):
+    /// statements checked by the rules.
     pub min_coverage: Option<f64>,
+    /// The least share of statements claimed (`min_claimed:`).
+    pub min_claimed: Option<f64>,
     /// The miette diagnostics (contradictions, passages not found,
     /// variant changes, mistakes in the language file).
     #[serde(skip)]
@@ -190,13 +231,18 @@ impl Report {
     pub fn failed(&self) -> bool {
         self.summary.contradicted > 0
             || self.summary.not_found > 0
+            || self.summary.word_mismatches > 0
             || self.invalid > 0
             || self.below_coverage()
     }
 
-    /// Whether coverage is below the language file's `min_coverage:`.
+    /// Whether coverage is below the language file's `min_coverage:`, or
+    /// the claimed share below its `min_claimed:`.
     pub fn below_coverage(&self) -> bool {
         self.min_coverage
             .is_some_and(|m| self.summary.coverage + 1e-9 < m)
+            || self
+                .min_claimed
+                .is_some_and(|m| self.summary.claimed_pct + 1e-9 < m)
     }
 }

@@ -58,6 +58,9 @@ pub struct Match {
     pub nums: Vec<usize>,
     /// Tokens matched by literal numbers.
     pub lits: Vec<usize>,
+    /// The token each word of the anchor stands against, as (index of the
+    /// word in the anchor, token), whether it matched or not.
+    pub words: Vec<(usize, usize)>,
 }
 
 /// Least similarity for one word to count as matched.
@@ -120,6 +123,7 @@ fn try_at(tokens: &[Token], pats: &[Pat], start: usize) -> Option<Match> {
     let mut skips = 0usize;
     let mut nums = Vec::new();
     let mut lits = Vec::new();
+    let mut words = Vec::new();
     let mut last = start;
     for (k, p) in pats.iter().enumerate() {
         if i >= tokens.len() {
@@ -147,7 +151,7 @@ fn try_at(tokens: &[Token], pats: &[Pat], start: usize) -> Option<Match> {
         match p {
             Pat::Num => nums.push(i),
             Pat::Lit(_) => lits.push(i),
-            Pat::Word { .. } => {}
+            Pat::Word { .. } => words.push((k, i)),
         }
         total += s;
         last = i;
@@ -160,6 +164,7 @@ fn try_at(tokens: &[Token], pats: &[Pat], start: usize) -> Option<Match> {
         score,
         nums,
         lits,
+        words,
     })
 }
 

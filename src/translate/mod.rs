@@ -10,6 +10,7 @@
 
 pub mod check;
 pub mod claims;
+pub mod compare;
 pub mod eval;
 pub mod findings;
 pub mod matcher;
@@ -354,8 +355,15 @@ fn compare_main(args: &TranslateArgs, dir: &Path) -> CliOutput {
     }
     let c = report::compare(&reports);
     out.push_str(&report::render_comparison(&c, &names));
+    // A book that fails its own check, a sentence one book lacks or a sign
+    // the books state differently, unless the language file expects it.
+    let failed = reports.iter().any(Report::failed)
+        || c.missing.iter().any(|m| !m.expected)
+        || c.rows
+            .iter()
+            .any(|r| r.sign_differs && r.reasons.is_empty());
     let mut result = CliOutput {
-        code: 0,
+        code: i32::from(failed),
         stdout: out,
         stderr: String::new(),
     };

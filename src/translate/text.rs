@@ -27,6 +27,11 @@ pub struct Num {
     pub word: bool,
     /// Whether a sign (`-` or `+`) was written before it.
     pub signed: bool,
+    /// An operator written between a number and this one (`6+0+3`,
+    /// `6+0-3`): the value is left positive (a dash between numbers may
+    /// be a range, `2-4`), the operator is kept so that a `+` where the
+    /// rules have a negative value is reported.
+    pub infix: Option<char>,
 }
 
 /// One word or number of the text, with its byte range in the original.
@@ -233,12 +238,14 @@ pub fn tokenize(src: &str, words: &HashMap<String, i64>) -> Vec<Token> {
                     value: r.folded.parse().unwrap_or(0),
                     word: false,
                     signed: false,
+                    infix: None,
                 });
             } else if digits > 0 && digits <= 4 && ORDINAL_SUFFIXES.contains(&&r.folded[digits..]) {
                 num = Some(Num {
                     value: r.folded[..digits].parse().unwrap_or(0),
                     word: false,
                     signed: false,
+                    infix: None,
                 });
                 norm = r.folded[..digits].to_string();
             } else if (1..=2).contains(&digits)
@@ -251,6 +258,7 @@ pub fn tokenize(src: &str, words: &HashMap<String, i64>) -> Vec<Token> {
                     value: r.folded[..digits].parse().unwrap_or(0),
                     word: false,
                     signed: false,
+                    infix: None,
                 });
                 norm = r.folded[..digits].to_string();
             } else if r.folded.chars().any(|c| c.is_ascii_digit()) {
@@ -262,6 +270,7 @@ pub fn tokenize(src: &str, words: &HashMap<String, i64>) -> Vec<Token> {
                         value: *v,
                         word: true,
                         signed: false,
+                        infix: None,
                     });
                 }
             }
@@ -279,6 +288,16 @@ pub fn tokenize(src: &str, words: &HashMap<String, i64>) -> Vec<Token> {
                             n.value = -n.value;
                         }
                         start -= c.len_utf8();
+                    } else if prev.is_some_and(|p| p.is_ascii_digit())
+                        && (c == '+' || is_dash(c) && c != '¬')
+                    {
+                        n.infix = Some(if c == '+' { '+' } else { '-' });
+                        if c != '+' && in_sum(src, r.start - c.len_utf8(), r.end) {
+                            // `6+0-3`: in a sum, the dash is a minus sign
+                            // (between two numbers alone it may be a range).
+                            n.signed = true;
+                            n.value = -n.value;
+                        }
                     }
                 }
             }
@@ -290,6 +309,14 @@ pub fn tokenize(src: &str, words: &HashMap<String, i64>) -> Vec<Token> {
             }
         })
         .collect()
+}
+
+/// Whether the operator at byte `op` (right after a number) and the
+/// number ending at byte `end` belong to a sum: a `+` joins the number
+/// before the operator to another, or this number to the next.
+fn in_sum(src: &str, op: usize, end: usize) -> bool {
+    let before = src[..op].trim_end_matches(|c: char| c.is_ascii_digit());
+    before.ends_with('+') || src[end..].starts_with('+')
 }
 
 /// A short word the OCR read as digits (`3` for the article `a`, `3o` for
@@ -603,6 +630,26 @@ mod tests {
         assert_eq!(t.len(), 2);
         assert_eq!(t[1].num.unwrap().value, 3);
         assert!(!t[1].num.unwrap().signed);
+        // An operator between numbers is kept apart from the value.
+        let t = tokenize("6+0+3 e 6+0-3, 2-4", &w);
+        let ops: Vec<_> = t
+            .iter()
+            .filter_map(|t| t.num)
+            .map(|n| (n.value, n.infix))
+            .collect();
+        assert_eq!(
+            ops,
+            [
+                (6, None),
+                (0, Some('+')),
+                (3, Some('+')),
+                (6, None),
+                (0, Some('+')),
+                (-3, Some('-')),
+                (2, None),
+                (4, Some('-'))
+            ]
+        );
     }
 
     #[test]

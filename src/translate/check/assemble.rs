@@ -18,12 +18,15 @@ impl Checker<'_> {
     /// statements last).
     pub(super) fn assemble(mut self) -> Report {
         let numbers = self.number_sites();
+        let words = self.word_sites();
         let summary = &mut self.tally.summary;
         summary.numbers = numbers.len();
         summary.numbers_checked = numbers.iter().filter(|n| n.checked).count();
+        summary.words_checked = words.len();
         let min_coverage = self.i18n.file.min_coverage;
-        if let Some(min) = min_coverage {
-            if self.tally.summary.coverage + 1e-9 < min {
+        let min_claimed = self.i18n.file.min_claimed;
+        if let Some(min) = min_claimed {
+            if self.tally.summary.claimed_pct + 1e-9 < min {
                 self.require_coverage(min);
             }
         }
@@ -38,7 +41,9 @@ impl Checker<'_> {
             findings: tally.findings,
             summary: tally.summary,
             numbers,
+            words,
             min_coverage,
+            min_claimed,
             diagnostics: tally.diags,
             invalid: tally.invalid,
         }
@@ -65,6 +70,25 @@ impl Checker<'_> {
         numbers
     }
 
+    /// The words naming a game object that claims' anchors check.
+    fn word_sites(&self) -> Vec<Site> {
+        let text = &self.text;
+        self.taken
+            .words
+            .iter()
+            .map(|&i| {
+                let t = &text.tokens[i];
+                Site {
+                    line: text.lines.line(t.start),
+                    column: col_of(text.src, t.start),
+                    text: text.src[t.start..t.end].to_string(),
+                    checked: true,
+                    span: (t.start, t.end),
+                }
+            })
+            .collect()
+    }
+
     /// Coverage is below `min` percent: a diagnostic at each uncovered
     /// statement.
     fn require_coverage(&mut self, min: f64) {
@@ -79,7 +103,7 @@ impl Checker<'_> {
                 Diagnostic::new(
                     Code::TranslateUncovered,
                     crate::ir::span::Span::new(self.files.book, a, b),
-                    format!("numeric statement no claim covers ({} required)", fmt_pct(min)),
+                    format!("numeric statement no claim covers ({} claimed required)", fmt_pct(min)),
                 )
                 .label("unclaimed number")
                 .help("the language file requires this coverage: add a claim for this number, or correct the text"),

@@ -73,8 +73,11 @@ impl Checker<'_> {
         let summary = &mut self.tally.summary;
         summary.statements = statements.len();
         for &i in &statements {
-            if self.taken.covered.contains(&i) {
+            if self.taken.ruled.contains(&i) {
                 summary.covered += 1;
+            }
+            if self.taken.covered.contains(&i) {
+                summary.claimed += 1;
                 continue;
             }
             summary.uncovered += 1;
@@ -86,10 +89,19 @@ impl Checker<'_> {
             self.tally.findings.push(f);
         }
         let summary = &mut self.tally.summary;
-        summary.coverage = if summary.statements == 0 {
-            100.0
+        let pct = |n: usize, of: usize| {
+            if of == 0 {
+                100.0
+            } else {
+                100.0 * n as f64 / of as f64
+            }
+        };
+        summary.coverage = pct(summary.covered, summary.statements);
+        summary.claimed_pct = pct(summary.claimed, summary.statements);
+        summary.recorded_pct = if summary.statements == 0 {
+            0.0
         } else {
-            100.0 * summary.covered as f64 / summary.statements as f64
+            pct(summary.recorded, summary.statements)
         };
     }
 

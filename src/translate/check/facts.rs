@@ -76,7 +76,9 @@ fn classify(
     varied: bool,
 ) -> Verdict {
     let value = fact.value;
-    let sign_lost = !n.signed && n.value == -value;
+    // A minus sign the OCR lost; not where the text writes a `+` between
+    // numbers (`6+0+3`: the text states the opposite sign).
+    let sign_lost = !n.signed && n.infix != Some('+') && value != 0 && n.value == -value;
     let agrees = n.value == value || sign_lost;
     let base_agrees = fact
         .base
@@ -89,6 +91,16 @@ fn classify(
             Verdict::Expected
         }
         (false, _) => Verdict::Contradicted { changed },
+    }
+}
+
+/// The sign written before a number: its own, or the operator between it
+/// and the number before (`6+0-3`).
+fn written_sign(n: Num) -> Option<char> {
+    if n.signed {
+        Some(if n.value < 0 { '-' } else { '+' })
+    } else {
+        n.infix
     }
 }
 
@@ -108,6 +120,10 @@ impl Checker<'_> {
         }
         let players = self.players(claim);
         for (fi, fact) in facts.iter().enumerate() {
+            if fact.as_str() == "#" {
+                // No fact of its own: a relation checks it.
+                continue;
+            }
             let Some(value) = self.fact_value(claim, fact, players) else {
                 continue;
             };
@@ -170,10 +186,7 @@ impl Checker<'_> {
             (Some(b), Some(bf)) => b.value(&expr, players, bf, at).ok(),
             _ => None,
         };
-        let name = match &claim.scenario {
-            Some(sc) => format!("{}: {}", sc.as_str(), fact.as_str()),
-            None => fact.as_str().to_string(),
-        };
+        let name = claim.fact_name(fact.as_str());
         Some(FactValue { name, value, base })
     }
 
@@ -250,10 +263,19 @@ impl Checker<'_> {
         ti: usize,
     ) {
         self.taken.checked.insert(ti);
+        self.taken.ruled.insert(ti);
         let tok = &self.text.tokens[ti];
         let n = tok.num.expect("a number token");
         let span = (tok.start, tok.end);
-        let expect = claim.expect.as_ref().map(|e| e.as_str());
+        let on_this = claim
+            .expect_on
+            .as_ref()
+            .is_none_or(|on| claim.fact_name(on.as_str()) == fact.name);
+        let expect = claim
+            .expect
+            .as_ref()
+            .map(|e| e.as_str())
+            .filter(|e| *e != "wrong_word" && on_this);
         let verdict = classify(n, fact, expect, claim.stated, self.base.is_some());
         let summary = &mut self.tally.summary;
         match verdict {
@@ -267,6 +289,7 @@ impl Checker<'_> {
         let (status, message) = (verdict.status(), verdict.message(n.value, fact.value));
         let f = Finding {
             changed_by_variant: verdict == Verdict::Contradicted { changed: true },
+            sign: written_sign(n),
             ..self.fact_finding(
                 status,
                 claim,

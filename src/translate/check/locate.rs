@@ -83,8 +83,9 @@ impl Checker<'_> {
         Passage {
             span,
             excerpt: excerpt(self.text.src, span.0, span.1),
-            nums: m.nums,
+            nums: m.nums.clone(),
             read,
+            found: m,
         }
     }
 
@@ -97,7 +98,11 @@ impl Checker<'_> {
             Some((ti, None)) => return self.number_read_as_word(claim, ti),
             None => {}
         }
-        let (status, message) = if claim.expect.as_ref().map(|e| e.as_str()) == Some("not_found") {
+        let expect_missing = claim.expect.as_ref().map(|e| e.as_str()) == Some("not_found");
+        if !expect_missing && self.word_changed(claim, pats, from) {
+            return;
+        }
+        let (status, message) = if expect_missing {
             self.tally.summary.expected += 1;
             (Status::Expected, "passage not found (expected)")
         } else {
@@ -115,7 +120,11 @@ impl Checker<'_> {
         };
         self.tally.findings.push(Finding {
             anchor: Some(claim.at.as_str().to_string()),
-            reference: claim.facts().first().map(|f| f.as_str().to_string()),
+            reference: claim
+                .facts()
+                .first()
+                .map(|f| claim.fact_name(f.as_str()))
+                .or_else(|| claim.rule_name()),
             players: Some(self.players(claim)),
             reason: claim.reason.clone(),
             ..Finding::new(status, message)
@@ -257,7 +266,7 @@ fn earlier_read_back(
 /// claims listed in rulebook order with the same words take successive
 /// passages. A passage whose number an earlier claim read is never taken
 /// again: each number is read by one claim.
-fn pick(found: &[Match], used: &HashSet<usize>) -> Option<Match> {
+pub(super) fn pick(found: &[Match], used: &HashSet<usize>) -> Option<Match> {
     let best = found.first()?.score;
     let mut near: Vec<&Match> = found.iter().filter(|m| m.score >= best - 0.03).collect();
     near.sort_by_key(|m| m.first);

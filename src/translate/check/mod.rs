@@ -23,8 +23,10 @@ mod assemble;
 mod coverage;
 mod facts;
 mod locate;
+mod relations;
 mod segment;
 mod stray;
+mod words;
 
 use std::collections::HashSet;
 
@@ -59,9 +61,19 @@ pub fn check(
 ) -> Report {
     let mut c = Checker::new(rules, base, i18n, book, variants);
     c.skip_passages();
-    for claim in &i18n.file.claims {
+    for (index, claim) in i18n.file.claims.iter().enumerate() {
+        let before = c.tally.findings.len();
         if let Some(passage) = c.locate(claim) {
-            c.check_numbers(claim, &passage);
+            c.check_words(claim, &passage);
+            if claim.rule.is_some() && claim.facts().is_empty() && claim.note.is_none() {
+                c.stated(claim, &passage);
+            } else {
+                c.check_numbers(claim, &passage);
+                c.check_relations(claim, &passage);
+            }
+        }
+        for f in &mut c.tally.findings[before..] {
+            f.claim = Some(index);
         }
     }
     c.count_statements();
@@ -98,6 +110,8 @@ struct Passage {
     /// The numbers read for the claim's facts, in order: the `#`s, then
     /// numbers right after the passage.
     read: Vec<usize>,
+    /// The anchor's match (which token each of its words stands against).
+    found: crate::translate::matcher::Match,
 }
 
 /// The tokens the claims took, for the later passes.
@@ -110,6 +124,10 @@ struct Taken {
     covered: HashSet<usize>,
     /// Numbers a change of which would be reported.
     checked: HashSet<usize>,
+    /// Numbers a rule fact or a relation checks (the coverage).
+    ruled: HashSet<usize>,
+    /// Words naming a game object that an anchor's word checks.
+    words: std::collections::BTreeSet<usize>,
 }
 
 /// What the passes found so far.
@@ -145,6 +163,8 @@ struct Checker<'a> {
     text: Text<'a>,
     taken: Taken,
     tally: Tally,
+    /// The words naming game objects.
+    terms: words::Terms,
 }
 
 impl<'a> Checker<'a> {
@@ -177,6 +197,7 @@ impl<'a> Checker<'a> {
                 book: book_file,
             },
             taken: Taken::default(),
+            terms: words::Terms::new(i18n),
             tally: Tally {
                 findings: Vec::new(),
                 summary: Summary::default(),

@@ -60,7 +60,7 @@ impl Checker<'_> {
     /// read a word, written with other digits than the OCR's.
     fn digits_for_words(&self) -> Vec<Oddity> {
         let text = &self.text;
-        let complete = self.i18n.file.min_coverage.is_some_and(|m| m >= 100.0);
+        let complete = self.i18n.file.min_claimed.is_some_and(|m| m >= 100.0);
         stray_numbers(text.src, &text.tokens, &self.i18n.file.ocr_words, complete)
             .into_iter()
             .filter(|&(i, _)| !self.taken.covered.contains(&i) && !text.skipped[i])
