@@ -38,8 +38,8 @@ mod replay_html;
 mod scenario;
 mod serve;
 mod simulate;
-mod sweep;
 pub mod svg;
+mod sweep;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;

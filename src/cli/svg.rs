@@ -220,6 +220,7 @@ table.panel caption{text-align:left;font-weight:bold;padding:2px 0}\
 table.panel td,table.panel th{border:1px solid #ccc;padding:2px 6px;text-align:left;max-width:360px}\
 td.hidden{color:#999}\
 .cell{cursor:pointer}.cell:hover polygon,.cell:hover rect{stroke:#000;stroke-width:2}\
+.options{max-height:14em;overflow-y:auto;min-width:16em;display:inline-block;border:1px solid #ddd;padding:4px 4px 4px 2.6em;margin:6px 0}\
 .options li{cursor:pointer;margin:1px 0}.options li.taken{font-weight:bold;color:#b00}\
 .options li.hit{background:#ffe9a8}.refused{color:#a00}\
 #controls{margin:8px 0}#controls input[type=range]{width:60%}";
