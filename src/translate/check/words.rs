@@ -1,7 +1,7 @@
 //! Words, not only numbers: a word of a claim's anchor that names a game
 //! object (a resource, a technology, a temple: a glossary term, or one of
 //! the language file's `names:`) must stand against a word of the same
-//! object in the text, so that "advance 1 level in <technology>" fails
+//! object in the text, so that `"advance 1 level in <technology>"` fails
 //! when the text names another technology. Also the rule sentences
 //! (`rule:` claims) found.
 
