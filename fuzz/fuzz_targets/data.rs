@@ -30,6 +30,6 @@ fuzz_target!(|data: &[u8]| {
     let dir = ruleset();
     write(dir, "data.yaml", data);
     quietly(|| {
-        let _ = tabula::cli::load_dir(dir, &[]);
+        let _ = tabula::cli::load_dir(dir, &[], &[]);
     });
 });

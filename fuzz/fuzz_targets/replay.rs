@@ -47,6 +47,7 @@ fuzz_target!(|data: &[u8]| {
                 log,
                 ruleset: test_ruleset(data),
                 unverified: true,
+                html: None,
             },
         })
     });

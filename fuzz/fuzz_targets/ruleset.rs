@@ -37,9 +37,9 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     quietly(|| {
-        let _ = tabula::cli::load_dir(&dir, &[]);
+        let _ = tabula::cli::load_dir(&dir, &[], &[]);
         for v in variants.iter().take(2) {
-            let _ = tabula::cli::load_dir(&dir, std::slice::from_ref(v));
+            let _ = tabula::cli::load_dir(&dir, std::slice::from_ref(v), &[]);
         }
     });
 });
