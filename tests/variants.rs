@@ -368,3 +368,17 @@ fn compare_sets_each_side() {
         "{stdout}"
     );
 }
+
+#[test]
+fn the_report_page_names_the_settings() {
+    let dir = temp_dir("report");
+    let page = dir.join("page.html");
+    let out = run(bin()
+        .arg("simulate")
+        .arg(nim())
+        .args(["--games", "10", "-q", "--set", "most=2", "--report"])
+        .arg(&page));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let page = std::fs::read_to_string(&page).unwrap();
+    assert!(page.contains("variants: none · set most=2"), "{page}");
+}

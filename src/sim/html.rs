@@ -271,14 +271,19 @@ pub fn render_tally(report: &Report, tally: &Tally, title: &str, elapsed: Option
     h
 }
 
-/// The run: ruleset, variants, players, games, seed and speed.
+/// The run: ruleset, variants, parameters set, players, games, seed and
+/// speed.
 fn run_line(h: &mut String, report: &Report, elapsed: Option<f64>) {
     let sm = &report.summary;
-    let variants = if report.variants.is_empty() {
+    let mut variants = if report.variants.is_empty() {
         "none".to_string()
     } else {
         report.variants.join(" + ")
     };
+    if !report.set.is_empty() {
+        let set: Vec<String> = report.set.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        variants.push_str(&format!(" · set {}", set.join(", ")));
+    }
     let _ = writeln!(
         h,
         "<p class=\"meta\">ruleset <code>{}</code> · variants: {} · {} players · {} games{} · run seed {}{}</p>",
