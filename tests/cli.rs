@@ -3,30 +3,14 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
-}
+mod cmd;
+use cmd::{bin, nim, run, text};
 
-fn nim() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim")
-}
-
-/// A fresh directory under the system temp dir, unique to this test.
+/// A fresh directory for this test file's test `name`.
 fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tabula-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn run(cmd: &mut Command) -> Output {
-    cmd.output().expect("the binary runs")
+    cmd::temp_dir_for("cli", name)
 }
 
 /// Whether `s` holds `<name><digits>:<digits>` (a file:line:col or line:col).

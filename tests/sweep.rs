@@ -1,29 +1,13 @@
 //! `tabula sweep`: each grid point is the run `simulate --set` gives.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
-}
+mod cmd;
+use cmd::{bin, nim, run, text};
 
-fn nim() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim")
-}
-
+/// A fresh directory for this test file's test `name`.
 fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tabula-sweep-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn run(cmd: &mut Command) -> Output {
-    cmd.output().expect("the binary runs")
+    cmd::temp_dir_for("sweep", name)
 }
 
 fn json(path: &Path) -> serde_json::Value {

@@ -5,21 +5,8 @@
 
 use crate::engine::picture::{CellPicture, GridPicture, PanelPicture, Picture};
 
-/// Escapes text for HTML and SVG.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Escapes text for HTML and SVG (the one the simulation reports use).
+pub use crate::sim::html::esc;
 
 /// Side of a square cell, and radius of a hexagon, in pixels.
 const SQUARE: f64 = 30.0;

@@ -171,11 +171,7 @@ pub fn render(r: &SweepReport) -> String {
     let colour = |i: usize| PALETTE[i % PALETTE.len()];
     let wins: Vec<Series> = (0..r.players)
         .map(|p| Series {
-            name: r
-                .seats
-                .get(p)
-                .cloned()
-                .unwrap_or_else(|| format!("p{}", p + 1)),
+            name: r.seat_name(p),
             colour: colour(p),
             values: r
                 .points
@@ -214,11 +210,7 @@ pub fn render(r: &SweepReport) -> String {
     }];
     let mut scores: Vec<Series> = (0..r.players)
         .map(|p| Series {
-            name: r
-                .seats
-                .get(p)
-                .cloned()
-                .unwrap_or_else(|| format!("p{}", p + 1)),
+            name: r.seat_name(p),
             colour: colour(p),
             values: r
                 .points
