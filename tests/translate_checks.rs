@@ -330,3 +330,54 @@ fn number_of_a_relation_changed_is_flagged_on_its_line() {
         assert!(changed >= 30, "only {changed} numbers of relations");
     }
 }
+
+#[test]
+fn ocr_digits_changed_are_flagged_and_are_no_statements() {
+    let Some(text) = book("pt") else { return };
+    let r = check("pt", &text);
+    let ocr: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.status == Status::OcrToken)
+        .collect();
+    assert!(!ocr.is_empty(), "the pt book has `ocr:` claims");
+    assert_eq!(r.summary.ocr_tokens, ocr.len());
+    for f in sample(&ocr, 5, 7) {
+        let (a, b) = f.span.unwrap();
+        let old = f.text_value.unwrap();
+        let new = if old.abs() >= 8 { 1 } else { old.abs() + 1 };
+        let t = format!("{}{new}{}", &text[..a], &text[b..]);
+        let m = check("pt", &t);
+        assert!(
+            m.failed()
+                && m.findings
+                    .iter()
+                    .any(|g| g.status == Status::Contradicted && g.line == f.line),
+            "{old} changed to {new} at line {} is not flagged",
+            f.line
+        );
+    }
+    // Digits read as what the book prints are not numeric statements: the
+    // same claims as notes with values count among them.
+    let i18n = std::fs::read_to_string(root().join("rules/tzolkin/i18n/pt.yaml")).unwrap();
+    let as_notes = i18n.replace("    ocr: ", "    note: the book prints ");
+    let dir = std::env::temp_dir().join(format!("tabula-ocr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let claims = dir.join("pt.yaml");
+    std::fs::write(&claims, as_notes).unwrap();
+    let n = match translate::run(
+        &root().join("rules/tzolkin"),
+        &[],
+        "pt",
+        Some(&claims),
+        "tzolkin.pt.txt",
+        &text,
+    ) {
+        Ok(r) => r,
+        Err(e) => panic!("{}", e.render()),
+    };
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(n.summary.ocr_tokens, 0);
+    assert_eq!(n.summary.recorded, r.summary.recorded + ocr.len());
+    assert_eq!(n.summary.statements, r.summary.statements + ocr.len());
+}

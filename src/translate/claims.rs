@@ -118,6 +118,12 @@ pub struct Claim {
     /// With `note:`, one recorded value (the same as `values: [N]`).
     #[serde(default)]
     pub value: Option<i64>,
+    /// What the printed book has where the OCR wrote the digits of the
+    /// anchor's `#`s (a word, an ordinal, a mark of a picture): no number
+    /// of the book, hence no numeric statement. `values:` records the
+    /// digits, which the text must still have.
+    #[serde(default)]
+    pub ocr: Option<String>,
     /// A scenario of the ruleset's `examples/` (its file name without
     /// `.yaml`): the references may read `setup(x)`, the value the
     /// scenario's setup assigns to `x`, and `expected(x)`, the value its
@@ -296,7 +302,14 @@ impl I18n {
                 .help("add `expect: contradicted` and a `reason:`, or remove `stated:`"),
             );
         }
-        if !c.recorded().is_empty() && c.note.is_none() {
+        if c.ocr.is_some() && (c.note.is_some() || !c.facts().is_empty() || c.recorded().is_empty())
+        {
+            diags.push(
+                Diagnostic::new(Code::TranslateBadClaim, self.span(file, &c.at), "`ocr:` takes the digits the OCR wrote in `values:`, and no `note:` or facts")
+                    .help("write `ocr: <what the book prints>` with `values: [<the digits>]`; a number of the book is a `ref:` or a `note:`"),
+            );
+        }
+        if !c.recorded().is_empty() && c.note.is_none() && c.ocr.is_none() {
             diags.push(
                 Diagnostic::new(Code::TranslateBadClaim, self.span(file, &c.at), "recorded values need a `note:`")
                     .help("a value recorded in the language file is for numbers that state no rule fact; say why in `note:`, or write the fact as `ref:`"),
@@ -329,7 +342,12 @@ impl I18n {
                 .help("record one value per `#`, in order"),
             );
         }
-        if c.facts().is_empty() && c.note.is_none() && c.rule.is_none() && c.relations.is_empty() {
+        if c.facts().is_empty()
+            && c.note.is_none()
+            && c.ocr.is_none()
+            && c.rule.is_none()
+            && c.relations.is_empty()
+        {
             diags.push(
                 Diagnostic::new(Code::TranslateBadClaim, self.span(file, &c.at), "a claim needs `ref:`, `refs:`, `relations:`, `note:` or `rule:`")
                     .help("name the rule fact the passage states (`ref: feed_cost`), or say why its numbers are not rules (`note: ...`)"),

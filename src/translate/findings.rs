@@ -26,6 +26,10 @@ pub enum Status {
     Recorded,
     /// Numbers acknowledged as stating no rule fact, with no recorded value.
     Noted,
+    /// Digits the OCR wrote for what is no number in the printed book (a
+    /// word, an ordinal, a mark of a picture), still as the language file
+    /// records them (`ocr:` with `values:`).
+    OcrToken,
     /// A numeric statement near a glossary term that no claim covers.
     Uncovered,
     /// A word naming another game object than the claim's anchor names
@@ -144,6 +148,9 @@ pub struct Summary {
     pub labels: usize,
     /// Numbers noted as no rule fact, with no recorded value (unchecked).
     pub noted: usize,
+    /// Digits the OCR made of a word or a mark (`ocr:` claims): not
+    /// numeric statements.
+    pub ocr_tokens: usize,
     /// Passages the variants make false.
     pub changed_by_variant: usize,
     /// Numeric statements found (near glossary terms, or claimed).

@@ -54,6 +54,11 @@ pub fn render(r: &Report, verbose: bool) -> String {
                     f.text_value.map_or(String::new(), |v| v.to_string()),
                     f.reason.as_deref().unwrap_or("")
                 ),
+                Status::OcrToken => format!(
+                    "{} read as what the book prints — {}",
+                    f.text_value.map_or(String::new(), |v| v.to_string()),
+                    f.reason.as_deref().unwrap_or("")
+                ),
                 Status::Noted => format!(
                     "{} — {}",
                     f.text_value.map_or(String::new(), |v| v.to_string()),
@@ -91,6 +96,11 @@ pub fn render(r: &Report, verbose: bool) -> String {
             &mut out,
         );
         section("noted (no rule fact, unchecked)", Status::Noted, &mut out);
+        section(
+            "digits the OCR made of a word or a mark (no numeric statement)",
+            Status::OcrToken,
+            &mut out,
+        );
         section("rule sentences found", Status::Stated, &mut out);
         section("numbers in relations that hold", Status::Derived, &mut out);
     }
@@ -119,6 +129,7 @@ pub fn summary_table(r: &Report) -> String {
             ),
         ),
         ("noted (unchecked)", s.noted.to_string()),
+        ("OCR digits read as words", s.ocr_tokens.to_string()),
         ("labels as written", s.labels.to_string()),
         ("rule sentences found", s.sentences.to_string()),
         ("contradicted", s.contradicted.to_string()),

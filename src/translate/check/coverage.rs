@@ -128,8 +128,10 @@ impl Checker<'_> {
                 statements.push(i);
             }
         }
+        let not_numbers = &self.taken.not_numbers;
         statements.retain(|&i| {
-            covered.contains(&i) || !(text.is_list_marker(i) || text.after_reference(i))
+            !not_numbers.contains(&i)
+                && (covered.contains(&i) || !(text.is_list_marker(i) || text.after_reference(i)))
         });
         statements
     }

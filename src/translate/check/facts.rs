@@ -341,6 +341,30 @@ impl Checker<'_> {
     /// Compares the numbers of a `note:` claim's passage with the values
     /// it records.
     fn compare_recorded(&mut self, claim: &Claim, passage: &Passage, recorded: &[i64]) {
+        self.compare_with_file(claim, passage, recorded, Status::Recorded);
+    }
+
+    /// An `ocr:` claim: the digits of its passage are what the book prints
+    /// as a word or a mark; they must still be the digits it records, and
+    /// they are no numeric statement.
+    pub(super) fn read_as_words(&mut self, claim: &Claim, passage: &Passage) {
+        self.taken.not_numbers.extend(passage.nums.iter().copied());
+        self.compare_with_file(claim, passage, &claim.recorded(), Status::OcrToken);
+    }
+
+    /// Compares the numbers of a claim's passage with the values the
+    /// language file records: as they are, each counts as `status`.
+    fn compare_with_file(
+        &mut self,
+        claim: &Claim,
+        passage: &Passage,
+        recorded: &[i64],
+        status: Status,
+    ) {
+        let reason = match status {
+            Status::OcrToken => claim.ocr.as_ref().map(|w| format!("the book prints `{w}`")),
+            _ => claim.note.clone(),
+        };
         for (k, &ti) in passage.nums.iter().enumerate() {
             let Some(&want) = recorded.get(k) else {
                 continue;
@@ -350,8 +374,11 @@ impl Checker<'_> {
             let n = t.num.expect("a number token");
             let ok = n.value == want || (!n.signed && n.value == -want);
             let (status, message) = if ok {
-                self.tally.summary.recorded += 1;
-                (Status::Recorded, "as recorded".to_string())
+                match status {
+                    Status::OcrToken => self.tally.summary.ocr_tokens += 1,
+                    _ => self.tally.summary.recorded += 1,
+                }
+                (status, "as recorded".to_string())
             } else {
                 self.tally.summary.contradicted += 1;
                 self.tally.diags.push(
@@ -364,7 +391,7 @@ impl Checker<'_> {
                     .note(self.book_span(passage.span.0, passage.span.1), "passage")
                     .help(format!(
                         "no rule fact backs this number ({}); if the text is right, change `values:` in the claim",
-                        claim.note.as_deref().unwrap_or("")
+                        reason.as_deref().unwrap_or("")
                     )),
                 );
                 (
@@ -375,7 +402,7 @@ impl Checker<'_> {
             let f = Finding {
                 anchor: Some(claim.at.as_str().to_string()),
                 text_value: Some(n.value),
-                reason: claim.note.clone(),
+                reason: reason.clone(),
                 ..Finding::new(status, message).at(
                     self.text.src,
                     &self.text.lines,

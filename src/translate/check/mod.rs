@@ -65,7 +65,9 @@ pub fn check(
         let before = c.tally.findings.len();
         if let Some(passage) = c.locate(claim) {
             c.check_words(claim, &passage);
-            if claim.rule.is_some() && claim.facts().is_empty() && claim.note.is_none() {
+            if claim.ocr.is_some() {
+                c.read_as_words(claim, &passage);
+            } else if claim.rule.is_some() && claim.facts().is_empty() && claim.note.is_none() {
                 c.stated(claim, &passage);
             } else {
                 c.check_numbers(claim, &passage);
@@ -128,6 +130,8 @@ struct Taken {
     ruled: HashSet<usize>,
     /// Words naming a game object that an anchor's word checks.
     words: std::collections::BTreeSet<usize>,
+    /// Digits an `ocr:` claim reads as what the book prints (no number).
+    not_numbers: HashSet<usize>,
 }
 
 /// What the passes found so far.
