@@ -674,3 +674,33 @@ fn mexica_stronger_neutral_names_the_neutral_total() {
         "{out}"
     );
 }
+
+/// The object word after a checked number, outside the anchor, must be
+/// one the fact counts: `custa 4 pedras` is flagged for `farm_all_1.cost[wood]`
+/// although the anchor stops at the number; arithmetic facts (whose unit
+/// may be another object) are left alone.
+#[test]
+fn noun_after_a_number_outside_the_anchor() {
+    let dir = std::env::temp_dir().join(format!("tabula-nouns-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let claims = dir.join("pt.yaml");
+    std::fs::write(
+        &claims,
+        "lang: pt\nglossary:\n  wood: [madeira*]\n  stone: [pedra*]\n  corn: [milho*]\n  worker: [trabalhador*]\nclaims:\n  - at: \"a fazenda grande custa #\"\n    ref: farm_all_1.cost[wood]\n  - at: \"alimentar #\"\n    ref: \"8 / feed_cost\"\n",
+    )
+    .unwrap();
+    let run = |text: &str| check_text(&tzolkin(), &[], "pt", Some(&claims), "n.pt.txt", text);
+    let good = run("A fazenda grande custa 4 madeiras.\nPode alimentar 4 trabalhadores.\n");
+    assert!(!good.failed(), "{}", report::render(&good, false));
+    assert_eq!(count(&good, Status::WordMismatch), 0);
+    let bad = run("A fazenda grande custa 4 pedras.\nPode alimentar 4 trabalhadores.\n");
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(bad.failed());
+    let wrong: Vec<_> = bad
+        .findings
+        .iter()
+        .filter(|f| f.status == Status::WordMismatch)
+        .collect();
+    assert_eq!(wrong.len(), 1, "{}", report::render(&bad, false));
+    assert_eq!((wrong[0].line, wrong[0].column), (1, 26));
+}

@@ -23,6 +23,7 @@ mod assemble;
 mod coverage;
 mod facts;
 mod locate;
+mod nouns;
 mod relations;
 mod segment;
 mod stray;
@@ -65,6 +66,7 @@ pub fn check(
         let before = c.tally.findings.len();
         if let Some(passage) = c.locate(claim) {
             c.check_words(claim, &passage);
+            c.check_nouns(claim, &passage);
             if claim.ocr.is_some() {
                 c.read_as_words(claim, &passage);
             } else if claim.rule.is_some() && claim.facts().is_empty() && claim.note.is_none() {

@@ -60,8 +60,14 @@ impl Terms {
         t
     }
 
+    /// The object a canonical name (a glossary term or a `names:` key)
+    /// stands for.
+    pub(super) fn id_of_name(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n == name)
+    }
+
     /// The objects a word of the text may name (none for a number).
-    fn of_token(&self, tok: &Token) -> Vec<usize> {
+    pub(super) fn of_token(&self, tok: &Token) -> Vec<usize> {
         if tok.num.is_some() {
             return Vec::new();
         }
@@ -98,7 +104,7 @@ impl Terms {
     }
 
     /// How a set of objects reads in a message.
-    fn show(&self, ids: &[usize]) -> String {
+    pub(super) fn show(&self, ids: &[usize]) -> String {
         ids.iter()
             .map(|&i| self.names[i].as_str())
             .collect::<Vec<_>>()
@@ -191,18 +197,34 @@ impl Checker<'_> {
     /// Reports the word token `ti`, which names another object than the
     /// anchor's word `want`; an expected finding with `expect: wrong_word`.
     fn wrong_word(&mut self, claim: &Claim, want: &Pat, ti: usize) {
-        let t = &self.text.tokens[ti];
-        let span = (t.start, t.end);
-        let word = &self.text.src[t.start..t.end];
         let want_ids = self.terms.of_pat(want);
-        let got_ids = self.terms.of_token(t);
-        let (want_s, got_s) = (self.terms.show(&want_ids), self.terms.show(&got_ids));
         let anchor_word = match want {
             Pat::Word { text, .. } => text.clone(),
             _ => String::new(),
         };
-        let message =
-            format!("rulebook names {got_s} (`{word}`) where the claim's anchor names {want_s} (`{anchor_word}`)");
+        let t = &self.text.tokens[ti];
+        let got_s = self.terms.show(&self.terms.of_token(t));
+        let word = &self.text.src[t.start..t.end];
+        let message = format!(
+            "rulebook names {got_s} (`{word}`) where the claim's anchor names {} (`{anchor_word}`)",
+            self.terms.show(&want_ids)
+        );
+        self.word_finding(claim, &want_ids, ti, message);
+    }
+
+    /// Reports the word token `ti`, which names another object than
+    /// `want_ids`, with `message`; an expected finding with
+    /// `expect: wrong_word`.
+    pub(super) fn word_finding(
+        &mut self,
+        claim: &Claim,
+        want_ids: &[usize],
+        ti: usize,
+        message: String,
+    ) {
+        let t = &self.text.tokens[ti];
+        let span = (t.start, t.end);
+        let want_s = self.terms.show(want_ids);
         let expected = claim.expect.as_ref().map(|e| e.as_str()) == Some("wrong_word");
         let status = if expected {
             self.tally.summary.expected += 1;
