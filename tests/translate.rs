@@ -58,7 +58,9 @@ fn count(r: &Report, s: Status) -> usize {
 fn mini_pt_report() {
     let (_, r) = mini("pt");
     let out = report::render(&r, true);
-    assert_eq!(count(&r, Status::Confirmed), 7, "{out}");
+    assert_eq!(count(&r, Status::Confirmed), 5, "{out}");
+    // The player count and the monuments dealt, tied by a relation.
+    assert_eq!(count(&r, Status::Derived), 2, "{out}");
     assert_eq!(count(&r, Status::Contradicted), 1, "{out}");
     assert_eq!(count(&r, Status::Expected), 2, "{out}");
     assert_eq!(count(&r, Status::Uncovered), 1, "{out}");
@@ -105,7 +107,8 @@ fn mini_pt_report() {
 fn mini_ro_report() {
     let (_, r) = mini("ro");
     let out = report::render(&r, false);
-    assert_eq!(count(&r, Status::Confirmed), 13, "{out}");
+    assert_eq!(count(&r, Status::Confirmed), 11, "{out}");
+    assert_eq!(count(&r, Status::Derived), 2, "{out}");
     assert_eq!(count(&r, Status::Recorded), 1, "{out}");
     assert_eq!(r.summary.labels, 1, "{out}");
     assert!(!r.failed(), "{out}");
@@ -242,7 +245,7 @@ fn mutate_all(
     let confirmed: Vec<_> = base
         .findings
         .iter()
-        .filter(|f| f.status == Status::Confirmed)
+        .filter(|f| matches!(f.status, Status::Confirmed | Status::Derived))
         .cloned()
         .collect();
     let chosen = match limit {
@@ -703,4 +706,30 @@ fn noun_after_a_number_outside_the_anchor() {
         .collect();
     assert_eq!(wrong.len(), 1, "{}", report::render(&bad, false));
     assert_eq!((wrong[0].line, wrong[0].column), (1, 26));
+}
+
+/// A fact that reads nothing of the rules (a constant) would always
+/// confirm: it is an invalid claim.
+#[test]
+fn constant_fact_is_an_invalid_claim() {
+    let dir = std::env::temp_dir().join(format!("tabula-const-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let claims = dir.join("pt.yaml");
+    std::fs::write(
+        &claims,
+        "lang: pt\nglossary:\n  corn: [milho*]\nclaims:\n  - at: \"come # milhos\"\n    ref: \"2\"\n",
+    )
+    .unwrap();
+    let r = check_text(
+        &tzolkin(),
+        &[],
+        "pt",
+        Some(&claims),
+        "c.pt.txt",
+        "Cada um come 2 milhos.\n",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(r.failed());
+    assert_eq!(r.invalid, 1, "{}", report::render(&r, false));
+    assert!(report::render(&r, false).contains("reads nothing of the rules"));
 }

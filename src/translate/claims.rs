@@ -325,6 +325,15 @@ impl I18n {
                 .help("keep `ref:`/`refs:` (checked against the rules), or `note:` with `values:`"),
             );
         }
+        for f in c.facts() {
+            let reads_rules = f.as_str().chars().any(|ch| ch.is_alphabetic() || ch == '_');
+            if f.as_str() != "#" && !reads_rules {
+                diags.push(
+                    Diagnostic::new(Code::TranslateBadClaim, self.span(file, f), format!("`{}` reads nothing of the rules", f.as_str()))
+                        .help("a constant always confirms: write the number as a literal of the anchor (a label), relate it with `relations:`, or name the rule fact it states"),
+                );
+            }
+        }
         let holes = crate::translate::matcher::compile(c.at.as_str())
             .iter()
             .filter(|p| matches!(p, crate::translate::matcher::Pat::Num))

@@ -186,6 +186,8 @@ impl Scenario {
         // default.
         let mut nth = None;
         if let Some((k, n)) = key.rsplit_once(',') {
+            // A relation binds `#k` as `(k)`.
+            let n = n.trim_start_matches('(').trim_end_matches(')');
             if let Ok(n) = n.parse::<usize>() {
                 nth = Some(n);
                 key = k.to_string();
