@@ -736,3 +736,27 @@ fn constant_fact_is_an_invalid_claim() {
     assert!(shown.contains("reads nothing of the rules"), "{shown}");
     assert!(shown.contains("pt.yaml:6:10"), "{shown}");
 }
+
+/// A relation expected to fail with `stated: N` stays expected only while
+/// one of its numbers is N: a further change of the text is reported.
+#[test]
+fn expected_relation_failure_holds_to_its_stated_number() {
+    let dir = std::env::temp_dir().join(format!("tabula-stated-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let claims = dir.join("pt.yaml");
+    std::fs::write(
+        &claims,
+        "lang: pt\nglossary:\n  monument: [monumento*]\nclaims:\n  - at: \"com # jogadores revelam-se # monumentos\"\n    refs: [\"#\", \"#\"]\n    relations: [\"#2 == monuments_dealt[#1]\"]\n    expect: contradicted\n    expect_on: \"#2 == monuments_dealt[#1]\"\n    stated: 6\n    reason: invented\n",
+    )
+    .unwrap();
+    let run = |n: i64| {
+        let text = format!("Numa partida com 3 jogadores revelam-se {n} monumentos.\n");
+        check_text(&tzolkin(), &[], "pt", Some(&claims), "s.pt.txt", &text)
+    };
+    let (as_stated, changed) = (run(6), run(7));
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(!as_stated.failed(), "{}", report::render(&as_stated, false));
+    assert_eq!(count(&as_stated, Status::Expected), 2);
+    assert!(changed.failed());
+    assert_eq!(count(&changed, Status::Contradicted), 2);
+}

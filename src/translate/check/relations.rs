@@ -129,6 +129,16 @@ impl Checker<'_> {
                 .expect_on
                 .as_ref()
                 .is_some_and(|on| on.as_str() == relation);
+        // With `stated: N`, the expected failure is the book's number N:
+        // a relation none of whose numbers is N any more is reported.
+        let tokens = &self.text.tokens;
+        let stated_still = claim.stated.is_none_or(|n| {
+            bound
+                .tokens
+                .iter()
+                .any(|&ti| tokens[ti].num.is_some_and(|t| t.value == n))
+        });
+        let expected = expected && (holds || stated_still);
         let name = claim.fact_name(relation);
         for (k, &ti) in bound.tokens.iter().enumerate() {
             self.taken.checked.insert(ti);
