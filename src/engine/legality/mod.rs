@@ -335,13 +335,19 @@ fn rerun(rules: &Ruleset, st: &mut State, d: &Decision, m: u32) -> Result<(), Ru
 
 /// The name of an option of the choice `st` waits at.
 pub(crate) fn option_name(rules: &Ruleset, st: &State, arm: u16, value: i64) -> Arc<str> {
-    let Status::Waiting { choice, .. } = st.status else {
+    name_at(rules, &st.status, st.nplayers, arm, value)
+}
+
+/// The name of an option of the choice a state of this `status`, with
+/// `players` seated, waits at.
+fn name_at(rules: &Ruleset, status: &Status, players: usize, arm: u16, value: i64) -> Arc<str> {
+    let Status::Waiting { choice, .. } = *status else {
         return Arc::from("");
     };
     let def = &rules.choices[choice as usize].arms[arm as usize];
     match &def.name {
         Some(n) => n.clone(),
-        None => rules.label(&def.ty, value, st.nplayers),
+        None => rules.label(&def.ty, value, players),
     }
 }
 
