@@ -136,10 +136,9 @@ fn all_taken(cs: &[u32], left: &[u64]) -> bool {
 /// the set not yet reached, and those reached but not yet looked around.
 /// Each cell is a bit in both, so a flood takes no allocation, never
 /// reaches a cell twice, and costs per cell a few word operations. Sets of
-/// grids of up to 256 cells are held in 4 words, of up to 512 in 8 (a
-/// scan for the next cell to look around reads no more words than the
-/// grid has), of up to 1024 in 16;
-/// larger ones are flooded by a stack of cells.
+/// grids of up to 256 cells are held in 4 words, of up to 512 in 8, of
+/// up to 1024 in 16 (the fewest words, as each look for the next cell to
+/// look around scans them); larger ones are flooded by a stack of cells.
 ///
 /// On grids of small groups (a few cells each) this measured faster than
 /// growing the whole set a step at a time by shifting its words: a step
