@@ -295,7 +295,7 @@ impl Game {
         if let Some(e) = p.no_legal_option(&self.rules, &self.state) {
             return Err(e.into());
         }
-        Ok(p.decisions().cloned().collect())
+        Ok(p.decisions(&self.rules, &self.state).collect())
     }
 
     /// The options offered but refused, with their reasons.
@@ -315,8 +315,9 @@ impl Game {
         }
         self.judge()?;
         let p = self.pending.take().expect("judged");
-        let count = p.decisions().count();
-        let Some((d, next)) = p.take(index) else {
+        let Some((d, next)) = p.take(&self.rules, &self.state, index) else {
+            let count = p.count();
+            self.pending = Some(p);
             return Err(ApplyError::NoIndex { index, count });
         };
         legality::apply(&self.rules, &mut self.state, &d, next)?;

@@ -63,23 +63,19 @@ pub(super) fn compare_full(
             ),
         ));
     }
-    for (d, next) in &cut.legal {
-        if full
-            .legal
-            .iter()
-            .any(|(f, _)| (f.arm, f.value) == (d.arm, d.value))
-        {
+    for &(arm, value, next) in &cut.legal {
+        if full.legal.iter().any(|(a, v, _)| (*a, *v) == (arm, value)) {
             continue;
         }
         let why = full
             .refused
             .iter()
-            .find(|(arm, value, _)| (*arm, *value) == (d.arm, d.value))
+            .find(|(a, v, _)| (*a, *v) == (arm, value))
             .map_or(String::new(), |(_, _, why)| {
                 format!(": {}", why.text(rules).0)
             });
         let span = match next {
-            Next::Rerun(m) => rules.messages[*m as usize].1,
+            Next::Rerun(m) => rules.messages[m as usize].1,
             Next::Run => choice_span(rules, st),
         };
         return Err(RuntimeError::new(
@@ -87,7 +83,7 @@ pub(super) fn compare_full(
             span,
             format!(
                 "`legal;` declared the option `{}` legal, but run in full it is refused{why}",
-                d.name
+                option_name(rules, st, arm, value)
             ),
         ));
     }

@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use rand_core::RngCore;
+use smallvec::SmallVec;
 
 use crate::engine::error::RuntimeError;
 use crate::engine::sample::uniform_below;
@@ -18,7 +19,7 @@ use crate::ir::ruleset::Ruleset;
 
 use super::attempt::Attempt;
 use super::budget::Budget;
-use super::{apply, check, choice_span, light, lookahead, option_name, screening};
+use super::{apply, check, choice_span, light, lookahead, name_at, option_name, screening};
 use super::{Decision, Verdict, LOOKAHEAD};
 
 /// Applies the first legal option of the choice `st` waits at, in an order
@@ -31,7 +32,9 @@ pub(crate) fn apply_first_legal(
 ) -> Result<Option<Arc<str>>, RuntimeError> {
     check::names(rules, st)?;
     let mut budget = Budget::new(choice_span(rules, st));
-    let mut order: Vec<usize> = (0..st.vm.options.len()).collect();
+    // The choice the options are offered at, which names them.
+    let waiting = st.status.clone();
+    let mut order: SmallVec<[usize; 64]> = (0..st.vm.options.len()).collect();
     for k in 0..order.len() {
         let j = k + uniform_below(rng, order.len() - k);
         order.swap(k, j);
@@ -40,11 +43,11 @@ pub(crate) fn apply_first_legal(
         if screening::refusal(rules, &st.vm.screened, i, value).is_some() {
             continue;
         }
-        let name = option_name(rules, st, arm, value);
-        let d = Decision { name, arm, value };
         if let Some(prefix) = light::prefix(rules, st, arm) {
             if let Verdict::Legal(next) = light::try_prefix(rules, st, prefix, value, &mut budget)?
             {
+                let name = option_name(rules, st, arm, value);
+                let d = Decision { name, arm, value };
                 apply(rules, st, &d, next)?;
                 return Ok(Some(d.name));
             }
@@ -73,9 +76,9 @@ pub(crate) fn apply_first_legal(
             Exit::Over => {}
         }
         // The try ran to the next decision or the end (the look-ahead's
-        // ways are undone): it is the option applied.
+        // ways are undone): it is the option applied, named as offered.
         attempt.keep();
-        return Ok(Some(d.name));
+        return Ok(Some(name_at(rules, &waiting, st.nplayers, arm, value)));
     }
     Ok(None)
 }

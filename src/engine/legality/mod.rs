@@ -103,8 +103,10 @@ pub(crate) enum Next {
 /// The options of the pending choice, judged.
 #[derive(Clone)]
 pub(crate) struct Pending {
-    /// The legal ones, with what applying them takes.
-    legal: Vec<(Decision, Next)>,
+    /// The legal ones as `(arm, value, next)`, with what applying them
+    /// takes: named only when asked (names are shared strings, whose
+    /// copies and drops cost atomic counts).
+    legal: Vec<(u16, i64, Next)>,
     /// The refused ones as `(arm, value, why)`: named only when asked.
     refused: Vec<(u16, i64, Why)>,
 }
@@ -158,10 +160,7 @@ fn try_options(
             None => try_option(rules, st, cut, arm, value, &mut budget)?,
         };
         match verdict {
-            Verdict::Legal(next) => {
-                let name = option_name(rules, st, arm, value);
-                legal.push((Decision { name, arm, value }, next));
-            }
+            Verdict::Legal(next) => legal.push((arm, value, next)),
             Verdict::Refused(why) => refused.push((arm, value, why)),
         }
     }
@@ -194,14 +193,35 @@ fn try_option(
 }
 
 impl Pending {
-    /// The legal decisions.
-    pub(crate) fn decisions(&self) -> impl Iterator<Item = &Decision> {
-        self.legal.iter().map(|(d, _)| d)
+    /// The legal decisions, named, of the choice `st` waits at (the state
+    /// they were judged on).
+    pub(crate) fn decisions<'a>(
+        &'a self,
+        rules: &'a Ruleset,
+        st: &'a State,
+    ) -> impl ExactSizeIterator<Item = Decision> + 'a {
+        self.legal.iter().map(|(arm, value, _)| Decision {
+            name: option_name(rules, st, *arm, *value),
+            arm: *arm,
+            value: *value,
+        })
     }
 
-    /// The `index`-th legal decision and what applying it takes.
-    pub(crate) fn take(self, index: usize) -> Option<(Decision, Next)> {
-        self.legal.into_iter().nth(index)
+    /// How many decisions are legal.
+    pub(crate) fn count(&self) -> usize {
+        self.legal.len()
+    }
+
+    /// The `index`-th legal decision, named, and what applying it takes.
+    pub(crate) fn take(
+        &self,
+        rules: &Ruleset,
+        st: &State,
+        index: usize,
+    ) -> Option<(Decision, Next)> {
+        let (arm, value, next) = *self.legal.get(index)?;
+        let name = option_name(rules, st, arm, value);
+        Some((Decision { name, arm, value }, next))
     }
 
     /// The options refused, named, with their reasons.
@@ -315,13 +335,19 @@ fn rerun(rules: &Ruleset, st: &mut State, d: &Decision, m: u32) -> Result<(), Ru
 
 /// The name of an option of the choice `st` waits at.
 pub(crate) fn option_name(rules: &Ruleset, st: &State, arm: u16, value: i64) -> Arc<str> {
-    let Status::Waiting { choice, .. } = st.status else {
+    name_at(rules, &st.status, st.nplayers, arm, value)
+}
+
+/// The name of an option of the choice a state of this `status`, with
+/// `players` seated, waits at.
+fn name_at(rules: &Ruleset, status: &Status, players: usize, arm: u16, value: i64) -> Arc<str> {
+    let Status::Waiting { choice, .. } = *status else {
         return Arc::from("");
     };
     let def = &rules.choices[choice as usize].arms[arm as usize];
     match &def.name {
         Some(n) => n.clone(),
-        None => rules.label(&def.ty, value, st.nplayers),
+        None => rules.label(&def.ty, value, players),
     }
 }
 
