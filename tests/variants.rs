@@ -397,7 +397,11 @@ fn scenario_takes_variants_and_parameters_after_the_files_own() {
     let base = pile_scenario(&dir, 15);
     let out = scenario(&base, &[]);
     assert!(out.status.success(), "{}", text(&out.stdout));
-    assert!(!text(&out.stdout).contains("with "), "{}", text(&out.stdout));
+    assert!(
+        !text(&out.stdout).contains("with "),
+        "{}",
+        text(&out.stdout)
+    );
     // `--set` changes it, and the summary says so.
     let nine = pile_scenario(&dir, 9);
     let out = scenario(&nine, &["--set", "start=9"]);
@@ -424,7 +428,11 @@ fn scenario_takes_variants_and_parameters_after_the_files_own() {
     // A parameter the ruleset lacks is refused, as by every command.
     let out = scenario(&base, &["--set", "nosuch=1"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("nosuch"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("nosuch"),
+        "{}",
+        text(&out.stderr)
+    );
     // A malformed `--set` is a usage error.
     let out = scenario(&base, &["--set", "start"]);
     assert_eq!(out.status.code(), Some(2));
