@@ -1,5 +1,6 @@
 //! The search bot's options (greedy rollouts, a rollout cut-off), the
-//! engine's random pick for rollouts, and — ignored, run by hand — a
+//! engine's random pick for rollouts, that a greedy bot looking through its
+//! turn builds in Tzolk'in as a human would, and — ignored, run by hand — a
 //! measurement of how many buildings each bot builds in a Tzolk'in game.
 
 use std::path::Path;
