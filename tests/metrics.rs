@@ -278,3 +278,76 @@ fn simulate_reports_metrics_draws_and_endings() {
     assert!(html.contains("Draws (a shared first place)"));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Nim (`tests/rulesets/nim`, whose games last 5 to 15 decisions between
+/// random bots) with a metric, copied to `dir`.
+fn nim_with_metric(dir: &Path) -> PathBuf {
+    let nim = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim");
+    let copy = dir.join("nim");
+    std::fs::create_dir_all(&copy).unwrap();
+    for f in ["game.yaml", "data.yaml", "nim.rules"] {
+        std::fs::copy(nim.join(f), copy.join(f)).unwrap();
+    }
+    std::fs::write(copy.join("measures.rules"), "metric turns = turns;\n").unwrap();
+    copy
+}
+
+#[test]
+fn metrics_count_the_finished_games_only_and_say_so() {
+    let d = temp_dir("unfinished");
+    let rules = nim_with_metric(&d);
+    let json = d.join("run.json");
+    let out = bin()
+        .arg("simulate")
+        .arg(&rules)
+        .args(["-p", "2", "--games", "60", "--seed", "3", "-q"])
+        .args(["--max-decisions", "7", "--json"])
+        .arg(&json)
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let rep: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let games = rep["games"].as_array().unwrap();
+    let finished: Vec<&serde_json::Value> =
+        games.iter().filter(|g| g["unfinished"] != true).collect();
+    let unfinished = games.len() - finished.len();
+    // The limit cuts some games and not others.
+    assert!(unfinished > 0 && !finished.is_empty(), "{unfinished}");
+    // Unfinished games carry no metric; the summary's metric counts and
+    // averages the finished ones.
+    assert!(games
+        .iter()
+        .filter(|g| g["unfinished"] == true)
+        .all(|g| g["metrics"].as_object().is_none_or(|m| m.is_empty())));
+    let m = &rep["summary"]["metrics"]["turns"];
+    assert_eq!(m["games"], finished.len());
+    let mean = finished
+        .iter()
+        .map(|g| g["metrics"]["turns"].as_f64().unwrap())
+        .sum::<f64>()
+        / finished.len() as f64;
+    assert!((m["stats"][0]["mean"].as_f64().unwrap() - mean).abs() < 1e-9);
+    assert!(mean <= 7.0, "finished games last at most 7 turns: {mean}");
+    // The text says which games the metrics are over.
+    let plural = if unfinished == 1 { "" } else { "s" };
+    let line = format!(
+        "metrics over {} finished games (the {unfinished} unfinished game{plural} left out):",
+        finished.len()
+    );
+    assert!(stdout.contains(&line), "{line} in\n{stdout}");
+    // Without a limit every game is counted, and said so.
+    let out = bin()
+        .arg("simulate")
+        .arg(&rules)
+        .args(["-p", "2", "--games", "20", "-q"])
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("metrics over 20 finished games:"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

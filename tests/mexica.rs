@@ -132,3 +132,46 @@ fn same_seed_same_decisions_same_game() {
     assert!(g.is_over());
     assert_eq!(g.state().hash(), a.1);
 }
+
+#[test]
+fn simulate_counts_how_the_games_ended() {
+    let dir = std::env::temp_dir().join(format!("tabula-mexica-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let endings = ["all temples built", "no district left for temples"];
+    for players in [2, 4] {
+        let json = dir.join(format!("run{players}.json"));
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .arg("simulate")
+            .arg(mexica_dir())
+            .args(["-p", &players.to_string(), "--games", "6", "-q", "--json"])
+            .arg(&json)
+            .output()
+            .expect("the binary runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let rep: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        // Every game ended one of the two ways the rules name, and the
+        // summary counts them.
+        let counted = rep["summary"]["endings"]
+            .as_object()
+            .expect("endings counted");
+        assert!(
+            counted.keys().all(|k| endings.contains(&k.as_str())),
+            "{counted:?}"
+        );
+        assert_eq!(
+            counted.values().map(|v| v.as_u64().unwrap()).sum::<u64>(),
+            6
+        );
+        for g in rep["games"].as_array().unwrap() {
+            assert!(endings.contains(&g["ending"].as_str().unwrap()), "{g}");
+        }
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("endings:"), "{stdout}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

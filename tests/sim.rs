@@ -205,6 +205,59 @@ fn greedy_follows_the_rulesets_evaluate_function() {
 }
 
 #[test]
+fn eval_names_another_function_of_the_rules_to_value_positions() {
+    // `evaluate` prefers a large pile (take one counter), `hurry` a small
+    // one (take three): each bot follows the function it is given.
+    let dir = nim_copy(
+        "evalname",
+        "fn evaluate(p: player) -> int = pile;\nfn hurry(p: player) -> int = -pile;",
+        &[],
+    );
+    let rules = load(&dir, &[]);
+    let first_take = |spec: &str| {
+        let spec: AgentSpec = spec.parse().unwrap();
+        let mut bot = spec.build(&rules, 3).unwrap();
+        let mut game = Game::new(rules.clone(), 2, 0).unwrap();
+        let legal = game.legal().unwrap();
+        let i = bot.choose(&mut game, &legal);
+        legal[i].name.to_string()
+    };
+    assert_eq!(first_take("greedy"), "1");
+    assert_eq!(first_take("greedy:eval=evaluate"), "1");
+    assert_eq!(first_take("greedy:eval=hurry"), "3");
+    assert_eq!(first_take("greedy:depth=2:eval=hurry"), "3");
+    assert_eq!(
+        "greedy:depth=2:eval=hurry"
+            .parse::<AgentSpec>()
+            .unwrap()
+            .build(&rules, 0)
+            .unwrap()
+            .name(),
+        "greedy:depth=2:eval=hurry"
+    );
+    // Seat against seat: the agents' names tell the valuations apart.
+    let r = report(&rules, &cfg(2, 20, 1, "greedy,greedy:eval=hurry"), 0);
+    assert_eq!(r.agents, vec!["greedy", "greedy:eval=hurry"]);
+    // A function the rules lack, or of the wrong signature, is refused
+    // when the bot is built, naming it.
+    for spec in ["greedy:eval=nosuch", "mcts:iterations=5:eval=nosuch"] {
+        let spec: AgentSpec = spec.parse().unwrap();
+        let e = spec.build(&rules, 0).err().unwrap().to_string();
+        assert!(
+            e.contains("declares no function `nosuch`") && e.contains("eval=NAME"),
+            "{e}"
+        );
+    }
+    let spec: AgentSpec = "greedy:eval=take".parse().unwrap();
+    let dir = nim_copy("evalbad", "fn take(p: player) -> bool = pile > 3;", &[]);
+    let e = spec.build(&load(&dir, &[]), 0).err().unwrap().to_string();
+    assert!(
+        e.contains("`take`") && e.contains("fn take(p: player) -> int"),
+        "{e}"
+    );
+}
+
+#[test]
 fn compare_sees_a_real_change_and_not_a_null_one() {
     let dir = nim_copy(
         "variant",

@@ -365,3 +365,75 @@ fn the_report_page_names_the_settings() {
     let page = std::fs::read_to_string(&page).unwrap();
     assert!(page.contains("variants: none · set most=2"), "{page}");
 }
+
+/// A scenario of nim expecting a pile of `pile` at the start.
+fn pile_scenario(dir: &Path, pile: i64) -> PathBuf {
+    let f = dir.join(format!("pile-{pile}.yaml"));
+    std::fs::write(
+        &f,
+        format!(
+            "title: the pile the parameters give\nplayers: 2\nrun: |\n  main();\nsteps:\n  \
+             - expect:\n      pile: {pile}\n"
+        ),
+    )
+    .unwrap();
+    f
+}
+
+/// `tabula scenario --ruleset nim` on `file` with `args`.
+fn scenario(file: &Path, args: &[&str]) -> std::process::Output {
+    run(bin()
+        .arg("scenario")
+        .arg("--ruleset")
+        .arg(nim())
+        .args(args)
+        .arg(file))
+}
+
+#[test]
+fn scenario_takes_variants_and_parameters_after_the_files_own() {
+    let dir = temp_dir("scenario");
+    // Without anything applied, the pile is the base rules' 15.
+    let base = pile_scenario(&dir, 15);
+    let out = scenario(&base, &[]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    assert!(
+        !text(&out.stdout).contains("with "),
+        "{}",
+        text(&out.stdout)
+    );
+    // `--set` changes it, and the summary says so.
+    let nine = pile_scenario(&dir, 9);
+    let out = scenario(&nine, &["--set", "start=9"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("with set start=9"), "{stdout}");
+    assert_eq!(scenario(&nine, &[]).status.code(), Some(1));
+    // A variant by name, then a parameter set over it.
+    let big = pile_scenario(&dir, 21);
+    let out = scenario(&big, &["--variant", "big"]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    let out = scenario(&nine, &["--variant", "big", "--set", "start=9"]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    // A variant the file names comes first; the command line's after it.
+    let named = dir.join("named.yaml");
+    std::fs::write(
+        &named,
+        "title: big, then set\nplayers: 2\nvariants: [big]\nrun: |\n  main();\nsteps:\n  \
+         - expect:\n      pile: 4\n      most: 4\n",
+    )
+    .unwrap();
+    let out = scenario(&named, &["--set", "start=4"]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    // A parameter the ruleset lacks is refused, as by every command.
+    let out = scenario(&base, &["--set", "nosuch=1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("nosuch"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A malformed `--set` is a usage error.
+    let out = scenario(&base, &["--set", "start"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -2,7 +2,9 @@
 //!
 //! A position that is not over is valued per seat by the ruleset's pure
 //! function `fn evaluate(p: player) -> int`, when it declares one in its
-//! rules files, else by its score keys. [`Evaluator`] holds that choice,
+//! rules files, else by its score keys; an agent given `eval=NAME` values
+//! it by the ruleset's function `NAME` instead (to compare two valuations
+//! of the same rules, seat against seat). [`Evaluator`] holds that choice,
 //! checked once when a bot is built.
 
 use crate::engine::error::RuntimeError;
@@ -14,19 +16,48 @@ use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
 /// The name of the evaluation function a ruleset may declare for bots.
 pub const EVALUATE: &str = "evaluate";
 
-/// The ruleset declares `evaluate` with another signature than
-/// `fn evaluate(p: player) -> int`.
+/// The evaluation function a bot was given cannot be used: the ruleset
+/// declares `evaluate` (or the function named by an agent's `eval=NAME`)
+/// with another signature than `fn NAME(p: player) -> int`, or declares no
+/// function of the name asked for.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{EVALUATE}` in {ruleset} must be declared as `fn {EVALUATE}(p: player) -> int` for the greedy agent")]
+#[error("{}", self.message())]
 pub struct EvaluateSignatureError {
     /// The ruleset's id.
     pub ruleset: String,
+    /// The function's name (`evaluate` unless an agent named another).
+    pub function: String,
+    /// The ruleset declares no function of that name.
+    pub missing: bool,
+}
+
+impl EvaluateSignatureError {
+    fn message(&self) -> String {
+        let f = &self.function;
+        if self.missing {
+            format!(
+                "{} declares no function `{f}` to value positions with: declare `fn {f}(p:                  player) -> int` in its rules files, or name another function (eval=NAME)",
+                self.ruleset
+            )
+        } else {
+            format!(
+                "`{f}` in {} must be declared as `fn {f}(p: player) -> int` for the greedy agent",
+                self.ruleset
+            )
+        }
+    }
 }
 
 /// The ruleset's `evaluate` function, checked to be
 /// `fn evaluate(p: player) -> int`, if it declares one.
 pub fn evaluation(rules: &Ruleset) -> Result<Option<FuncId>, EvaluateSignatureError> {
-    let Some((_, f)) = rules.proc_names.iter().find(|(n, _)| n == EVALUATE) else {
+    function_named(rules, EVALUATE)
+}
+
+/// The ruleset's function `name`, checked to be `fn name(p: player) ->
+/// int`, if it declares one.
+fn function_named(rules: &Ruleset, name: &str) -> Result<Option<FuncId>, EvaluateSignatureError> {
+    let Some((_, f)) = rules.proc_names.iter().find(|(n, _)| n == name) else {
         return Ok(None);
     };
     let ok = match rules.sigs.get(*f as usize) {
@@ -46,6 +77,8 @@ pub fn evaluation(rules: &Ruleset) -> Result<Option<FuncId>, EvaluateSignatureEr
     } else {
         Err(EvaluateSignatureError {
             ruleset: rules.id.clone(),
+            function: name.to_string(),
+            missing: false,
         })
     }
 }
@@ -64,6 +97,23 @@ impl Evaluator {
         Ok(Evaluator {
             eval: evaluation(rules)?,
         })
+    }
+
+    /// The evaluator for `rules` valuing positions with the function
+    /// `name` when given (an agent's `eval=NAME`: it must exist, as `fn
+    /// name(p: player) -> int`), else as [`Evaluator::new`].
+    pub fn named(rules: &Ruleset, name: Option<&str>) -> Result<Evaluator, EvaluateSignatureError> {
+        let Some(name) = name else {
+            return Evaluator::new(rules);
+        };
+        match function_named(rules, name)? {
+            Some(f) => Ok(Evaluator { eval: Some(f) }),
+            None => Err(EvaluateSignatureError {
+                ruleset: rules.id.clone(),
+                function: name.to_string(),
+                missing: true,
+            }),
+        }
     }
 
     /// Whether it uses the ruleset's `evaluate` function (else the score).

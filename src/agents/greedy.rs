@@ -20,6 +20,9 @@
 //! or until another seat is to decide: a turn made of several decisions is
 //! judged whole rather than by its first step.
 //!
+//! With `greedy:eval=NAME`, the ruleset's function `NAME` (declared as
+//! `fn NAME(p: player) -> int`) takes the place of `evaluate`.
+//!
 //! Ties are broken by the bot's own seeded generator, so a run stays
 //! reproducible. Private *integers* of other seats (points behind a screen)
 //! are read as they are: rulesets keep in integers only what the public
@@ -40,6 +43,8 @@ pub struct GreedyAgent {
     rng: Pcg64,
     eval: Evaluator,
     depth: u32,
+    /// The function named by `eval=NAME`, if any (for the bot's name).
+    eval_name: Option<String>,
 }
 
 impl GreedyAgent {
@@ -57,10 +62,23 @@ impl GreedyAgent {
         seed: u64,
         depth: u32,
     ) -> Result<GreedyAgent, EvaluateSignatureError> {
+        GreedyAgent::with_eval(rules, seed, depth, None)
+    }
+
+    /// A greedy bot of `depth` valuing positions with the ruleset's
+    /// function `eval` (`fn eval(p: player) -> int`, which must exist)
+    /// when given, else with `evaluate` or the score.
+    pub fn with_eval(
+        rules: &Ruleset,
+        seed: u64,
+        depth: u32,
+        eval: Option<&str>,
+    ) -> Result<GreedyAgent, EvaluateSignatureError> {
         Ok(GreedyAgent {
             rng: Pcg64::seed_from_u64(seed),
-            eval: Evaluator::new(rules)?,
+            eval: Evaluator::named(rules, eval)?,
             depth: depth.max(1),
+            eval_name: eval.map(str::to_string),
         })
     }
 
@@ -152,10 +170,14 @@ impl GreedyAgent {
 
 impl Agent for GreedyAgent {
     fn name(&self) -> String {
-        match self.depth {
-            1 => "greedy".into(),
+        let mut name = match self.depth {
+            1 => "greedy".to_string(),
             d => format!("greedy:depth={d}"),
+        };
+        if let Some(f) = &self.eval_name {
+            name.push_str(&format!(":eval={f}"));
         }
+        name
     }
 
     fn choose(&mut self, game: &mut Game, legal: &[Decision]) -> usize {

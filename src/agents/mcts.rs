@@ -181,7 +181,7 @@ impl Tree {
 
 /// How an [`MctsAgent`] searches: its budget per decision and its
 /// rollouts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct MctsConfig {
     /// Iterations per decision (300 when neither this nor `ms` is set).
     pub iterations: Option<u32>,
@@ -193,6 +193,9 @@ pub struct MctsConfig {
     /// `evaluate` normalised to win chances; `None`: [`ROLLOUT_STEPS`],
     /// the seats leading by `evaluate` sharing the reward.
     pub cutoff: Option<u32>,
+    /// The ruleset's function valuing positions in place of `evaluate`
+    /// (`eval=NAME`).
+    pub eval: Option<String>,
 }
 
 /// The ISMCTS bot.
@@ -234,8 +237,8 @@ impl MctsAgent {
         Ok(MctsAgent {
             rng: Pcg64::seed_from_u64(seed),
             budget: config.ms.map(Duration::from_millis),
+            eval: Evaluator::named(rules, config.eval.as_deref())?,
             config,
-            eval: Evaluator::new(rules)?,
             stats: SearchStats::default(),
         })
     }

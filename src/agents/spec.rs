@@ -2,7 +2,9 @@
 //!
 //! A spec is a bot name with options after colons: `random`, `greedy`,
 //! `mcts`, `mcts:iterations=2000`, `mcts:ms=50`,
-//! `mcts:iterations=2000:ms=50`, `mcts:rollout=greedy:cutoff=10`. A list of
+//! `mcts:iterations=2000:ms=50`, `mcts:rollout=greedy:cutoff=10`,
+//! `greedy:depth=6:eval=evaluate_v2` (valuing positions with the rules'
+//! function `evaluate_v2` in place of `evaluate`). A list of
 //! specs, one per seat, is separated by commas:
 //! `mcts:iterations=300,random,random,random`.
 
@@ -22,10 +24,14 @@ pub enum AgentSpec {
     /// score keys).
     Greedy,
     /// Greedy through up to `depth` decisions of its own seat in a row
-    /// (`greedy:depth=N`, N from 2; `greedy:depth=1` is [`AgentSpec::Greedy`]).
+    /// (`greedy:depth=N`, N from 2; `greedy:depth=1` is [`AgentSpec::Greedy`]),
+    /// or valuing positions with another function of the rules
+    /// (`greedy:eval=NAME`, any depth).
     GreedyDeep {
         /// Decisions of its own seat looked through.
         depth: u64,
+        /// The rules' function valuing positions in place of `evaluate`.
+        eval: Option<String>,
     },
     /// Information-set Monte Carlo tree search with an iteration and/or
     /// time budget.
@@ -40,15 +46,19 @@ pub enum AgentSpec {
         /// chances (`cutoff=`; default: [`super::ROLLOUT_STEPS`], the
         /// leaders sharing the reward).
         cutoff: Option<u64>,
+        /// The rules' function valuing positions in place of `evaluate`
+        /// (`eval=`).
+        eval: Option<String>,
     },
 }
 
 /// The bot names [`AgentSpec`] accepts, for error messages.
 pub const AGENT_NAMES: &str = "random, greedy, mcts (options after colons: greedy:depth=N, \
-mcts:iterations=N, mcts:ms=N, mcts:rollout=random|greedy, mcts:cutoff=N)";
+mcts:iterations=N, mcts:ms=N, mcts:rollout=random|greedy, mcts:cutoff=N, and for both \
+eval=NAME)";
 
 /// The options of the mcts bot.
-const MCTS_OPTIONS: [&str; 4] = ["iterations", "ms", "rollout", "cutoff"];
+const MCTS_OPTIONS: [&str; 5] = ["iterations", "ms", "rollout", "cutoff", "eval"];
 
 /// Why an agent spec does not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -63,8 +73,8 @@ pub enum AgentSpecError {
     },
     /// An mcts option without `=`.
     #[error(
-        "bad mcts option `{option}`: expected `iterations=N`, `ms=N`, `rollout=random|greedy` \
-         or `cutoff=N`"
+        "bad mcts option `{option}`: expected `iterations=N`, `ms=N`, `rollout=random|greedy`, \
+         `cutoff=N` or `eval=NAME`"
     )]
     NotKeyValue {
         /// The option as written.
@@ -95,15 +105,22 @@ pub enum AgentSpecError {
     },
     /// An mcts option that does not exist.
     #[error(
-        "unknown mcts option `{key}`: the options are `iterations`, `ms`, `rollout` and `cutoff`"
+        "unknown mcts option `{key}`: the options are `iterations`, `ms`, `rollout`, `cutoff` \
+         and `eval`"
     )]
     UnknownOption {
         /// The option's name.
         key: String,
     },
-    /// A greedy option other than `depth=N`.
-    #[error("bad greedy option `{option}`: the only option is `depth=N`")]
+    /// A greedy option other than `depth=N` and `eval=NAME`.
+    #[error("bad greedy option `{option}`: the options are `depth=N` and `eval=NAME`")]
     BadGreedyOption {
+        /// The option as written.
+        option: String,
+    },
+    /// An `eval=` that is not a name.
+    #[error("bad option `{option}`: `eval=` names a function of the rules, e.g. `eval=evaluate`")]
+    BadEvalName {
         /// The option as written.
         option: String,
     },
@@ -168,30 +185,50 @@ impl FromStr for AgentSpec {
     }
 }
 
-/// The greedy spec with `options` (`depth=N`).
+/// The greedy spec with `options` (`depth=N`, `eval=NAME`).
 fn greedy_options(options: &[&str]) -> Result<AgentSpec, AgentSpecError> {
-    let mut depth = None;
+    let (mut depth, mut eval) = (None, None);
     for opt in options {
         let key_value = opt.split_once('=').map(|(k, v)| (k.trim(), v.trim()));
-        match key_value {
-            Some(("depth", value)) => {
-                if depth.replace(positive(opt, value)?).is_some() {
-                    return Err(AgentSpecError::Twice {
-                        key: "depth".into(),
-                    });
-                }
-            }
+        let given_before = match key_value {
+            Some(("depth", value)) => depth.replace(positive(opt, value)?).is_some(),
+            Some(("eval", value)) => eval.replace(eval_name(opt, value)?).is_some(),
             _ => {
                 return Err(AgentSpecError::BadGreedyOption {
                     option: opt.to_string(),
                 })
             }
+        };
+        if given_before {
+            let key = opt.split('=').next().unwrap_or("").trim();
+            return Err(AgentSpecError::Twice {
+                key: key.to_string(),
+            });
         }
     }
-    Ok(match depth {
-        None | Some(1) => AgentSpec::Greedy,
-        Some(depth) => AgentSpec::GreedyDeep { depth },
+    Ok(match (depth, eval) {
+        (None | Some(1), None) => AgentSpec::Greedy,
+        (depth, eval) => AgentSpec::GreedyDeep {
+            depth: depth.unwrap_or(1),
+            eval,
+        },
     })
+}
+
+/// An `eval=` option's value: a name (letters, digits, `_`).
+fn eval_name(opt: &str, value: &str) -> Result<String, AgentSpecError> {
+    let ok = value
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if ok {
+        Ok(value.to_string())
+    } else {
+        Err(AgentSpecError::BadEvalName {
+            option: opt.to_string(),
+        })
+    }
 }
 
 /// Whether `s` reads as an mcts option (`cutoff=20`) rather than a name.
@@ -213,9 +250,10 @@ fn positive(opt: &str, value: &str) -> Result<u64, AgentSpecError> {
 }
 
 /// The mcts spec with `options` (`iterations=N`, `ms=N`,
-/// `rollout=random|greedy`, `cutoff=N`).
+/// `rollout=random|greedy`, `cutoff=N`, `eval=NAME`).
 fn mcts_options(options: &[&str]) -> Result<AgentSpec, AgentSpecError> {
     let (mut iterations, mut ms, mut rollout, mut cutoff) = (None, None, None, None);
+    let mut eval = None;
     for opt in options {
         let Some((key, value)) = opt.split_once('=') else {
             return Err(AgentSpecError::NotKeyValue {
@@ -227,6 +265,7 @@ fn mcts_options(options: &[&str]) -> Result<AgentSpec, AgentSpecError> {
             "iterations" => iterations.replace(positive(opt, value)?).is_some(),
             "ms" => ms.replace(positive(opt, value)?).is_some(),
             "cutoff" => cutoff.replace(positive(opt, value)?).is_some(),
+            "eval" => eval.replace(eval_name(opt, value)?).is_some(),
             "rollout" => {
                 let r = Rollout::named(value).ok_or_else(|| AgentSpecError::UnknownRollout {
                     option: opt.to_string(),
@@ -250,6 +289,7 @@ fn mcts_options(options: &[&str]) -> Result<AgentSpec, AgentSpecError> {
         ms,
         rollout: rollout.unwrap_or_default(),
         cutoff,
+        eval,
     })
 }
 
@@ -258,12 +298,22 @@ impl fmt::Display for AgentSpec {
         match self {
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Greedy => f.write_str("greedy"),
-            AgentSpec::GreedyDeep { depth } => write!(f, "greedy:depth={depth}"),
+            AgentSpec::GreedyDeep { depth, eval } => {
+                f.write_str("greedy")?;
+                if *depth != 1 {
+                    write!(f, ":depth={depth}")?;
+                }
+                if let Some(e) = eval {
+                    write!(f, ":eval={e}")?;
+                }
+                Ok(())
+            }
             AgentSpec::Mcts {
                 iterations,
                 ms,
                 rollout,
                 cutoff,
+                eval,
             } => {
                 f.write_str("mcts")?;
                 if let Some(n) = iterations {
@@ -277,6 +327,9 @@ impl fmt::Display for AgentSpec {
                 }
                 if let Some(n) = cutoff {
                     write!(f, ":cutoff={n}")?;
+                }
+                if let Some(e) = eval {
+                    write!(f, ":eval={e}")?;
                 }
                 Ok(())
             }
@@ -295,16 +348,18 @@ impl AgentSpec {
         match self {
             AgentSpec::Random => Ok(Box::new(RandomAgent::new(seed))),
             AgentSpec::Greedy => Ok(Box::new(GreedyAgent::new(rules, seed)?)),
-            AgentSpec::GreedyDeep { depth } => Ok(Box::new(GreedyAgent::with_depth(
+            AgentSpec::GreedyDeep { depth, eval } => Ok(Box::new(GreedyAgent::with_eval(
                 rules,
                 seed,
                 (*depth).min(u32::MAX as u64) as u32,
+                eval.as_deref(),
             )?)),
             AgentSpec::Mcts {
                 iterations,
                 ms,
                 rollout,
                 cutoff,
+                eval,
             } => {
                 let to_u32 = |n: &u64| (*n).min(u32::MAX as u64) as u32;
                 let config = MctsConfig {
@@ -312,6 +367,7 @@ impl AgentSpec {
                     ms: *ms,
                     rollout: *rollout,
                     cutoff: cutoff.as_ref().map(to_u32),
+                    eval: eval.clone(),
                 };
                 Ok(Box::new(MctsAgent::with_config(rules, seed, config)?))
             }
@@ -380,6 +436,7 @@ mod tests {
                 ms: None,
                 rollout: Rollout::Random,
                 cutoff: None,
+                eval: None,
             })
         );
         let s: AgentSpec = "mcts:ms=50:iterations=10".parse().unwrap();
@@ -423,6 +480,7 @@ mod tests {
                 ms: None,
                 rollout: Rollout::Greedy,
                 cutoff: Some(20),
+                eval: None,
             }
         );
         assert_eq!(
@@ -433,8 +491,29 @@ mod tests {
         assert_eq!(s.to_string(), "mcts");
         assert_eq!("greedy:depth=1".parse(), Ok(AgentSpec::Greedy));
         let s: AgentSpec = "greedy:depth=6".parse().unwrap();
-        assert_eq!(s, AgentSpec::GreedyDeep { depth: 6 });
+        assert_eq!(
+            s,
+            AgentSpec::GreedyDeep {
+                depth: 6,
+                eval: None
+            }
+        );
         assert_eq!(s.to_string(), "greedy:depth=6");
+        // Another function of the rules in place of `evaluate`.
+        for spec in [
+            "greedy:eval=evaluate_v2",
+            "greedy:depth=6:eval=old_value",
+            "mcts:iterations=300:eval=evaluate_v2",
+        ] {
+            assert_eq!(spec.parse::<AgentSpec>().unwrap().to_string(), spec);
+        }
+        assert_eq!(
+            "greedy:eval=v:depth=1".parse(),
+            Ok(AgentSpec::GreedyDeep {
+                depth: 1,
+                eval: Some("v".into())
+            })
+        );
     }
 
     #[test]
@@ -455,18 +534,24 @@ mod tests {
         let e = err("mcts:rollout");
         assert!(e.contains("rollout=random|greedy"), "{e}");
         let e = err("mcts:depth=3");
-        assert!(e.contains("`rollout` and `cutoff`"), "{e}");
+        assert!(e.contains("`cutoff` and `eval`"), "{e}");
         // An option written after a comma reads as a seat of its own.
         let e = err("cutoff=20");
         assert!(
             e.contains("is an mcts option") && e.contains("mcts:iterations=300:cutoff=20"),
             "{e}"
         );
+        let e = err("greedy:eval=a-b");
+        assert!(e.contains("`eval=` names a function of the rules"), "{e}");
+        let e = err("mcts:eval=");
+        assert!(e.contains("`eval=` names a function of the rules"), "{e}");
+        let e = err("greedy:eval=a:eval=b");
+        assert!(e.contains("`eval` is given twice"), "{e}");
         let e = err("greedy:depth=x");
         assert!(e.contains("not a positive integer"), "{e}");
         let e = err("greedy:fast");
         assert!(
-            e.contains("bad greedy option `fast`") && e.contains("depth=N"),
+            e.contains("bad greedy option `fast`") && e.contains("depth=N") && e.contains("eval="),
             "{e}"
         );
         let e = parse_agents(Some("mcts:iterations=300,cutoff=20,random,random"), 4)

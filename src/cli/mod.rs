@@ -306,6 +306,14 @@ pub enum Command {
         /// give any other directory here.
         #[arg(long, value_name = "RULESET")]
         ruleset: Option<String>,
+        /// A variant applied after those each file names, by name or path
+        /// (repeat to compose).
+        #[arg(long = "variant", value_name = "NAME|PATH")]
+        variants: Vec<String>,
+        /// Set a parameter of the ruleset's `params:` after every variant:
+        /// NAME=VALUE (repeat for several).
+        #[arg(long = "set", value_name = "NAME=VALUE", value_parser = applied::parse_set)]
+        set: Vec<(String, String)>,
     },
     /// Check a rulebook text against the ruleset (docs/TRANSLATE.md).
     Translate(crate::translate::TranslateArgs),
@@ -437,7 +445,12 @@ pub fn run(cli: Cli) -> ExitCode {
             port,
             max_decisions,
         } => serve::run(&rules, players, seat, seed, port, max_decisions),
-        Command::Scenario { paths, ruleset } => scenario::run(&paths, ruleset.as_deref()),
+        Command::Scenario {
+            paths,
+            ruleset,
+            variants,
+            set,
+        } => scenario::run(&paths, ruleset.as_deref(), (&variants, &set)),
         Command::Translate(args) => {
             let out = crate::translate::cli_run(&args);
             say!("{}", out.stdout);

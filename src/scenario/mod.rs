@@ -99,18 +99,30 @@ pub const MAX_SCENARIO_BYTES: u64 = 16 << 20;
 /// Runs one scenario file, with the ruleset it names (or the one whose
 /// `examples/` holds it).
 pub fn run_file(path: &Path) -> Result<Outcome, ScenarioError> {
-    run_file_with(path, None)
+    run_file_with(path, &Applied::default())
 }
 
-/// Runs one scenario file; `ruleset`, given on the command line, takes the
-/// place of the ruleset the file names.
-pub fn run_file_with(path: &Path, ruleset: Option<&Path>) -> Result<Outcome, ScenarioError> {
+/// What the command line applies to every scenario it runs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Applied<'a> {
+    /// A ruleset directory in place of the one each file names.
+    pub ruleset: Option<&'a Path>,
+    /// Variants (names or paths) applied after the file's `variants:`.
+    pub variants: &'a [String],
+    /// Parameters set (`NAME`, `VALUE` as YAML) after every variant.
+    pub set: &'a [(String, String)],
+}
+
+/// Runs one scenario file with what the command line applies (`applied`):
+/// its ruleset in place of the one the file names, its variants after the
+/// file's, its parameters set last.
+pub fn run_file_with(path: &Path, applied: &Applied) -> Result<Outcome, ScenarioError> {
     let text =
         origin::read_limited(path, MAX_SCENARIO_BYTES, "a scenario").map_err(|e| match e {
             origin::ReadError::Io { path, source } => ScenarioError::Read { path, source },
             e => ScenarioError::TooLarge(e),
         })?;
-    let (mut cx, root) = load(path, &text, ruleset)?;
+    let (mut cx, root) = load(path, &text, applied)?;
     let map = root.as_mapping().expect("checked by load");
     let mut mistakes = Vec::new();
     let head = header::read(&cx, map, &mut mistakes);
@@ -231,10 +243,11 @@ fn variants(map: &MarkedMappingNode, pre: &mut Diagnostics, text: &str) -> Vec<S
     out
 }
 
-/// Loads the ruleset a scenario names (or `ruleset`, from the command
-/// line) and adds the scenario file to its sources; returns the context and
-/// the file's YAML, a mapping, with spans into that file.
-fn load(path: &Path, text: &str, ruleset: Option<&Path>) -> Result<(Ctx, Node), ScenarioError> {
+/// Loads the ruleset a scenario names (or the command line's, with its
+/// variants and parameters: `applied`) and adds the scenario file to its
+/// sources; returns the context and the file's YAML, a mapping, with spans
+/// into that file.
+fn load(path: &Path, text: &str, applied: &Applied) -> Result<(Ctx, Node), ScenarioError> {
     let mut pre = Diagnostics::default();
     pre.sources.add(path.display().to_string(), text);
     let probe = crate::model::data::parse_yaml(0, text, &mut pre);
@@ -244,14 +257,15 @@ fn load(path: &Path, text: &str, ruleset: Option<&Path>) -> Result<(Ctx, Node), 
     let map = root
         .as_mapping()
         .ok_or_else(|| ScenarioError::NotAMapping(path.to_path_buf()))?;
-    let dir = ruleset_dir(path, map, ruleset, &mut pre, text);
-    let variants = variants(map, &mut pre, text);
+    let dir = ruleset_dir(path, map, applied.ruleset, &mut pre, text);
+    let mut variants = variants(map, &mut pre, text);
+    variants.extend(applied.variants.iter().cloned());
     let Some(dir) = dir.filter(|_| pre.is_empty()) else {
         return Err(ScenarioError::Invalid(pre));
     };
     // The variants the game's player count needs come with it
     // (`variants_by_players:`); the header checks the count itself later.
-    let loaded = crate::model::load(&dir, &variants).and_then(|r| {
+    let loaded = crate::model::load_with(&dir, &variants, applied.set).and_then(|r| {
         let players = map
             .get_node("players")
             .and_then(scalar)

@@ -408,7 +408,9 @@ fn metrics_section(h: &mut String, report: &Report) {
     if sm.metrics.is_empty() {
         return;
     }
-    h.push_str("<h2>Metrics</h2>\n<div class=\"grid\">\n");
+    h.push_str("<h2>Metrics</h2>\n");
+    let _ = writeln!(h, "<p>{}</p>", sm.metrics_over());
+    h.push_str("<div class=\"grid\">\n");
     let seat = |p: usize| report.seats.get(p).cloned().unwrap_or_default();
     for (name, m) in &sm.metrics {
         let rows: Vec<Bar> = m

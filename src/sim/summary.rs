@@ -99,7 +99,9 @@ pub struct Summary {
     /// included (empty when the rules name no ending).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub endings: BTreeMap<String, usize>,
-    /// The rules' metrics over the finished games, by name.
+    /// The rules' metrics over the finished games (`games`), by name:
+    /// games given up at the decision limit are left out (see
+    /// [`Summary::metrics_over`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub metrics: BTreeMap<String, MetricSummary>,
 }
@@ -109,6 +111,10 @@ pub struct Summary {
 pub struct MetricSummary {
     /// One value per seat (else one per game).
     pub per_seat: bool,
+    /// The games it was computed over: the finished ones (a game given up
+    /// at the decision limit has no final state to read).
+    #[serde(default)]
+    pub games: usize,
     /// Its statistics: per seat, or one for a per-game metric.
     pub stats: Vec<Option<Stats>>,
     /// The 95% interval of each mean (Student's t).
@@ -194,6 +200,7 @@ impl Summary {
                     .collect();
                 let m = MetricSummary {
                     per_seat: *per_seat,
+                    games: counts.first().map_or(0, super::tally::total) as usize,
                     stats,
                     mean_ci95,
                 };
@@ -390,8 +397,24 @@ impl Summary {
         format!("endings:        {}\n", parts.join(", "))
     }
 
+    /// Which games the metrics are computed over: the finished ones only
+    /// (a metric reads the state of a game that is over; a game given up
+    /// at the decision limit has none), said with the games left out.
+    pub fn metrics_over(&self) -> String {
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        let n = self.games;
+        match self.unfinished.as_ref().map_or(0, |u| u.games) {
+            0 => format!("metrics over {n} finished game{}:", plural(n)),
+            u => format!(
+                "metrics over {n} finished game{} (the {u} unfinished game{} left out):",
+                plural(n),
+                plural(u)
+            ),
+        }
+    }
+
     /// The metrics: mean, sd and the mean's 95% interval, per seat for a
-    /// per-seat metric.
+    /// per-seat metric, under the line saying which games they count.
     fn metrics_table(&self, name: &dyn Fn(usize) -> String) -> String {
         if self.metrics.is_empty() {
             return String::new();
@@ -410,6 +433,7 @@ impl Summary {
                 ]);
             }
         }
+        let mut out = format!("\n{}\n", self.metrics_over());
         let head = ["metric", "seat", "mean", "sd", "95% CI of mean"];
         let width = |k: usize| {
             rows.iter()
@@ -419,7 +443,6 @@ impl Summary {
                 .unwrap_or(0)
         };
         let (w0, w1, w2, w3) = (width(0), width(1), width(2), width(3));
-        let mut out = String::from("\n");
         for r in std::iter::once(head.map(String::from)).chain(rows) {
             out.push_str(&format!(
                 "{:<w0$}  {:<w1$}  {:>w2$}  {:>w3$}  {}\n",
