@@ -97,7 +97,10 @@ fn random_games_agree_with_a_reference() {
             let legal = game.legal().expect("lists");
             let names: Vec<String> = legal.iter().map(|d| d.name.to_string()).collect();
             if winner.is_some() || discs == 42 {
-                assert!(game.is_over(), "seed {seed}: the game goes on after the end");
+                assert!(
+                    game.is_over(),
+                    "seed {seed}: the game goes on after the end"
+                );
                 assert!(names.is_empty());
                 break;
             }
