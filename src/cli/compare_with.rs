@@ -55,8 +55,8 @@ pub(super) fn check_command(cmd: &str) -> Result<(), Report> {
 /// What the other program must print, for the help lines.
 const COMMAND_HELP: &str = "give a shell command that measures the same game and prints a \
      line `games/s: N` (optionally `decisions/s: N`) on its standard output, e.g. \
-     --compare-with \"python3 bench/openspiel_connect_four.py\"; it finds the duration in \
-     TABULA_BENCH_SECONDS";
+     --compare-with \"python3 bench/other_engine.py\"; it finds the duration in \
+     TABULA_BENCH_SECONDS (see docs/BENCH.md)";
 
 /// Seconds the command may run: ten times the bench's duration, plus two
 /// minutes for starting up (an interpreter, a build).

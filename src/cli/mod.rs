@@ -364,8 +364,8 @@ pub enum Command {
         /// TABULA_BENCH_SECONDS, TABULA_BENCH_PLAYERS and TABULA_BENCH_SEED;
         /// it may run ten times --seconds plus two minutes. A command that
         /// fails or prints no such line is an error (exit code 1). See
-        /// docs/BENCH.md, e.g. --compare-with "python3
-        /// bench/openspiel_connect_four.py".
+        /// docs/BENCH.md for the recipes (an engine of the same game, a
+        /// library driven from Python, another build of tabula).
         #[arg(long, value_name = "CMD")]
         compare_with: Option<String>,
     },
