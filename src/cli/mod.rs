@@ -25,8 +25,10 @@ macro_rules! esayln {
 }
 
 pub mod applied;
+mod bench;
 mod check;
 mod compare;
+mod compare_with;
 pub mod draw;
 mod jsonpos;
 mod merge;
@@ -339,7 +341,8 @@ pub enum Command {
         html: Option<PathBuf>,
     },
     /// Measure how fast games are played on one thread (random bots
-    /// unless --agents names others; search bots report iterations/s).
+    /// unless --agents names others; search bots report iterations/s), and
+    /// beside another program's figures with --compare-with.
     Bench {
         /// The ruleset and variants.
         #[command(flatten)]
@@ -362,6 +365,17 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = crate::sim::MAX_DECISIONS,
               value_parser = decision_limit)]
         max_decisions: usize,
+        /// After the bench, run CMD (a shell command: `sh -c CMD`) measuring
+        /// the same game elsewhere, read the line `games/s: N` (and
+        /// `decisions/s: N`, if any) from its standard output, and print
+        /// both with their ratio. CMD finds the bench's settings in
+        /// TABULA_BENCH_SECONDS, TABULA_BENCH_PLAYERS and TABULA_BENCH_SEED;
+        /// it may run ten times --seconds plus two minutes. A command that
+        /// fails or prints no such line is an error (exit code 1). See
+        /// docs/BENCH.md for the recipes (an engine of the same game, a
+        /// library driven from Python, another build of tabula).
+        #[arg(long, value_name = "CMD")]
+        compare_with: Option<String>,
     },
 }
 
@@ -470,14 +484,16 @@ pub fn run(cli: Cli) -> ExitCode {
             seed,
             agents,
             max_decisions,
-        } => simulate::bench(
+            compare_with,
+        } => bench::bench(
             &rules,
-            simulate::BenchArgs {
+            bench::BenchArgs {
                 players,
                 seconds,
                 seed,
                 agents,
                 max_decisions,
+                compare_with,
             },
         ),
     };

@@ -1,16 +1,16 @@
-//! `tabula simulate` and `tabula bench`: games between bots in bulk.
+//! `tabula simulate`: games between bots in bulk.
 
 use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::{
     eprint_error, load_for_players, seat_names, CmdResult, Failed, OutputArgs, RulesetArgs, RunArgs,
 };
-use crate::agents::{parse_agents, AgentSpec, SearchStats};
+use crate::agents::{parse_agents, AgentSpec};
 use crate::model::Ruleset;
 use crate::sim::stream::{CsvWriter, JsonWriter};
 use crate::sim::{self, GameRecord, Report, Shard, SimConfig, SimError, Summary, Tally};
@@ -350,125 +350,4 @@ pub(super) fn warn_unfinished(tally: &Tally, max_decisions: usize, which: &str) 
             if tally.unfinished == 1 { "it" } else { "them" },
         );
     }
-}
-
-/// The longest `tabula bench` may run, in seconds (a day).
-const MAX_SECONDS: f64 = 86_400.0;
-
-/// The options of `tabula bench`.
-pub(super) struct BenchArgs {
-    /// Seats (default: the ruleset's maximum).
-    pub players: Option<usize>,
-    /// How long to play.
-    pub seconds: f64,
-    /// The run's seed.
-    pub seed: u64,
-    /// One bot per seat (default: all random).
-    pub agents: Option<String>,
-    /// Decisions after which a game is given up.
-    pub max_decisions: usize,
-}
-
-/// Plays games between bots on one thread for `--seconds` and reports
-/// games and decisions per second, and each searching seat's iterations
-/// per second of its own thinking time.
-pub(super) fn bench(args: &RulesetArgs, b: BenchArgs) -> CmdResult {
-    let (rules, players) = load_for_players(args, b.players)?;
-    let (seconds, max_decisions) = (b.seconds, b.max_decisions);
-    if !seconds.is_finite() || !(0.0..=MAX_SECONDS).contains(&seconds) {
-        eprint_error(format!(
-            "--seconds must be a number from 0 to {MAX_SECONDS} (a day), not {seconds}"
-        ));
-        return Err(Failed);
-    }
-    let specs = parse_agents(b.agents.as_deref(), players).map_err(|e| {
-        eprint_error(e);
-        Failed
-    })?;
-    let budget = Duration::from_secs_f64(seconds);
-    let names: Vec<String> = specs.iter().map(|a| a.to_string()).collect();
-    sayln!(
-        "{}",
-        super::applied::loaded_from(&crate::model::find_ruleset(&args.ruleset))
-    );
-    sayln!(
-        "{}: {} players, {}; {}s on one thread; {}",
-        rules.name,
-        players,
-        names.join(","),
-        seconds,
-        super::applied::describe(&rules)
-    );
-    let start = Instant::now();
-    let (mut games, mut decisions) = (0u64, 0u64);
-    let mut search = vec![SearchStats::default(); players];
-    let mut unfinished: Vec<(usize, u64)> = Vec::new();
-    let mut unfinished_count = 0u64;
-    let mut index = 0usize;
-    loop {
-        let game_seed = sim::game_seed(b.seed, index);
-        let mut bots = sim::build_agents(&rules, &specs, game_seed).map_err(|e| {
-            eprint_error(e);
-            Failed
-        })?;
-        let (game, _, ending) = sim::play_until(&rules, &mut bots, game_seed, max_decisions)
-            .map_err(|f| {
-                report_sim_error(&SimError {
-                    game: index,
-                    seed: game_seed,
-                    decisions: f.decisions,
-                    report: f.report,
-                });
-                Failed
-            })?;
-        for (total, bot) in search.iter_mut().zip(&bots) {
-            let s = bot.search_stats();
-            total.iterations += s.iterations;
-            total.seconds += s.seconds;
-        }
-        games += 1;
-        decisions += game.history().len() as u64;
-        if ending == sim::Ending::Unfinished {
-            unfinished_count += 1;
-            if unfinished.len() < 5 {
-                unfinished.push((index, game_seed));
-            }
-        }
-        index += 1;
-        if start.elapsed() >= budget {
-            break;
-        }
-    }
-    let t = start.elapsed().as_secs_f64().max(1e-9);
-    if unfinished_count > 0 {
-        let shown: Vec<String> = unfinished
-            .iter()
-            .map(|(g, s)| format!("game {g} (seed {s})"))
-            .collect();
-        esayln!(
-            "warning: {unfinished_count} of {games} games had not ended after {max_decisions} decision{} and were given up: {}{}",
-            if max_decisions == 1 { "" } else { "s" },
-            shown.join(", "),
-            if unfinished_count > shown.len() as u64 { ", ..." } else { "" }
-        );
-    }
-    sayln!(
-        "games/s: {:.3}  decisions/s: {:.0}  decisions/game: {:.1}",
-        games as f64 / t,
-        decisions as f64 / t,
-        decisions as f64 / games as f64
-    );
-    for (seat, (s, name)) in search.iter().zip(&names).enumerate() {
-        if s.iterations > 0 {
-            sayln!(
-                "seat {} {name}: iterations/s: {:.0}  ({} iterations in {:.2}s of search, {:.2}s per game)",
-                seat + 1,
-                s.iterations as f64 / s.seconds.max(1e-9),
-                s.iterations,
-                s.seconds,
-                s.seconds / games as f64
-            );
-        }
-    }
-    Ok(())
 }

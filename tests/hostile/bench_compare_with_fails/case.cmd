@@ -1,0 +1,5 @@
+# run: tabula bench $NIM --seconds 0 --compare-with "echo broken >&2; exit 3"
+# exit: 1
+# stderr: `echo broken >&2; exit 3` failed (exit code 3)
+# stderr: broken
+# stdout: games/s:

@@ -1,0 +1,4 @@
+# run: tabula bench $NIM --seconds 0 --compare-with "echo 12345 games per second"
+# exit: 1
+# stderr: printed no line `games/s: N`
+# stdout: | 12345 games per second
