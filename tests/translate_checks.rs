@@ -360,7 +360,13 @@ fn ocr_digits_changed_are_flagged_and_are_no_statements() {
     // Digits read as what the book prints are not numeric statements: the
     // same claims as notes with values count among them.
     let i18n = std::fs::read_to_string(root().join("rules/tzolkin/i18n/pt.yaml")).unwrap();
-    let as_notes = i18n.replace("    ocr: ", "    note: the book prints ");
+    let as_notes: String = i18n
+        .lines()
+        .map(|l| match l.strip_prefix("    ocr: ") {
+            Some(what) => format!("    note: 'the book prints {}'\n", what.replace('\'', "''")),
+            None => format!("{l}\n"),
+        })
+        .collect();
     let dir = std::env::temp_dir().join(format!("tabula-ocr-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let claims = dir.join("pt.yaml");
