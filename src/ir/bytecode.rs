@@ -265,6 +265,18 @@ pub enum Op {
         /// Where to go when the set is exhausted.
         done: u32,
     },
+    /// `LoadVar(v); SetIn`: whether an item is in a set variable, read in
+    /// the state's words without making the set.
+    VarSetIn(VarId),
+    /// `LoadVar(v); Bin(op)` for a set variable and `+`, `-` or the
+    /// intersection: the set below the indices is changed in place.
+    VarSetBin(VarId, BinaryOp),
+    /// `Load(a); Load(b); Builtin(With or Without, 2); Store(a)`: the set in
+    /// local `a` gains (`true`) or loses item `b`, in place.
+    WithLocal(u16, u16, bool),
+    /// `Dup; Store(a); Load(b); Bin(op); JumpIfNot(t)` (the test of a
+    /// counted loop): the top is stored and compared with local `b`.
+    StoreCmpJump(u16, u16, BinaryOp, u32),
 }
 
 /// Fuses common instruction sequences (see the fused variants of [`Op`]).
@@ -272,8 +284,18 @@ pub enum Op {
 pub fn fuse(code: &mut [Op]) {
     let orig = code.to_vec();
     for i in 0..orig.len() {
+        if let Some(op) = fuse_long(&orig[i..]) {
+            code[i] = op;
+            continue;
+        }
         let next = orig.get(i + 1);
         let fused = match (&orig[i], next, orig.get(i + 2)) {
+            (Op::LoadVar(v), Some(Op::SetIn), _) => Some(Op::VarSetIn(*v)),
+            (
+                Op::LoadVar(v),
+                Some(Op::Bin(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::And))),
+                _,
+            ) => Some(Op::VarSetBin(*v, *op)),
             (Op::Const(k), Some(Op::Bin(op)), Some(Op::JumpIfNot(t))) if fusable(*op) => {
                 Some(Op::BinKJumpIfNot(*op, *k, *t))
             }
@@ -301,6 +323,21 @@ pub fn fuse(code: &mut [Op]) {
         if let Some(op) = fused {
             code[i] = op;
         }
+    }
+}
+
+/// The fusions of four or five instructions starting `code`.
+fn fuse_long(code: &[Op]) -> Option<Op> {
+    match code {
+        [Op::Load(a), Op::Load(b), Op::Builtin(w @ (Builtin::With | Builtin::Without), 2), Op::Store(c), ..]
+            if a == c =>
+        {
+            Some(Op::WithLocal(*a, *b, *w == Builtin::With))
+        }
+        [Op::Dup, Op::Store(a), Op::Load(b), Op::Bin(op), Op::JumpIfNot(t), ..] if fusable(*op) => {
+            Some(Op::StoreCmpJump(*a, *b, *op, *t))
+        }
+        _ => None,
     }
 }
 
