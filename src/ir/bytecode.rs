@@ -277,6 +277,23 @@ pub enum Op {
     /// `Dup; Store(a); Load(b); Bin(op); JumpIfNot(t)` (the test of a
     /// counted loop): the top is stored and compared with local `b`.
     StoreCmpJump(u16, u16, BinaryOp, u32),
+    /// `Load(a); Const(k); Bin(Add); Dup; Store(a); Load(b); Bin(op);
+    /// JumpIfNot(t)` (the step and test of a counted loop): local `a`
+    /// moves on by `k` and is compared with local `b`.
+    StepCmpJump {
+        /// The loop's variable.
+        var: u16,
+        /// The local it is compared with.
+        bound: u16,
+        /// The step.
+        step: i32,
+        /// The comparison.
+        op: BinaryOp,
+        /// Where to go when the comparison fails.
+        exit: u32,
+    },
+    /// `Require(m); Legal(l)`.
+    RequireLegal(u32, u32),
 }
 
 /// Fuses common instruction sequences (see the fused variants of [`Op`]).
@@ -326,7 +343,8 @@ pub fn fuse(code: &mut [Op]) {
     }
 }
 
-/// The fusions of four or five instructions starting `code`.
+/// The fusions of three or more instructions starting `code` that the
+/// shorter ones would hide.
 fn fuse_long(code: &[Op]) -> Option<Op> {
     match code {
         [Op::Load(a), Op::Load(b), Op::Builtin(w @ (Builtin::With | Builtin::Without), 2), Op::Store(c), ..]
@@ -334,6 +352,18 @@ fn fuse_long(code: &[Op]) -> Option<Op> {
         {
             Some(Op::WithLocal(*a, *b, *w == Builtin::With))
         }
+        [Op::Load(a), Op::Const(k), Op::Bin(BinaryOp::Add), Op::Dup, Op::Store(c), Op::Load(b), Op::Bin(op), Op::JumpIfNot(t), ..]
+            if a == c && fusable(*op) && i32::try_from(*k).is_ok() =>
+        {
+            Some(Op::StepCmpJump {
+                var: *a,
+                bound: *b,
+                step: *k as i32,
+                op: *op,
+                exit: *t,
+            })
+        }
+        [Op::Require(m), Op::Legal(l), ..] => Some(Op::RequireLegal(*m, *l)),
         [Op::Dup, Op::Store(a), Op::Load(b), Op::Bin(op), Op::JumpIfNot(t), ..] if fusable(*op) => {
             Some(Op::StoreCmpJump(*a, *b, *op, *t))
         }

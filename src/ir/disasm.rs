@@ -53,7 +53,8 @@ fn unfused(op: &Op) -> Option<Op> {
             var: *var,
         },
         Op::VarSetIn(v) | Op::VarSetBin(v, _) => Op::LoadVar(*v),
-        Op::WithLocal(a, ..) => Op::Load(*a),
+        Op::WithLocal(a, ..) | Op::StepCmpJump { var: a, .. } => Op::Load(*a),
+        Op::RequireLegal(m, _) => Op::Require(*m),
         Op::StoreCmpJump(..) => Op::Dup,
         _ => return None,
     })
@@ -99,7 +100,8 @@ fn jump_targets(code: &[Op]) -> BTreeSet<u32> {
             | Op::AndJump(t)
             | Op::OrJump(t)
             | Op::SetNextOrJump { done: t, .. }
-            | Op::StoreCmpJump(.., t) => Some(*t),
+            | Op::StoreCmpJump(.., t)
+            | Op::StepCmpJump { exit: t, .. } => Some(*t),
             _ => None,
         })
         .collect()
@@ -248,6 +250,16 @@ impl Names<'_> {
                 format!("{w}Local l{a} l{b}")
             }
             Op::StoreCmpJump(a, b, op, t) => format!("StoreCmpJump l{a} {op:?} l{b} -> {t}"),
+            Op::StepCmpJump {
+                var,
+                bound,
+                step,
+                op,
+                exit,
+            } => format!("StepCmpJump l{var} Add {step} {op:?} l{bound} -> {exit}"),
+            Op::RequireLegal(m, l) => {
+                format!("RequireLegal {} {}", self.message(*m), self.message(*l))
+            }
             Op::Neg
             | Op::Not
             | Op::Pop

@@ -717,6 +717,42 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let v = stack.last().cloned().expect("dup operand");
                 stack.push(v);
             }
+            Op::StepCmpJump {
+                var,
+                bound,
+                step,
+                op,
+                exit,
+            } => {
+                if let Value::I(x) = stack[base + *var as usize] {
+                    let x = x.saturating_add(*step as i64);
+                    stack[base + *var as usize] = Value::I(x);
+                    if let Value::I(y) = stack[base + *bound as usize] {
+                        if let Some(r) = int_binary(*op, x, y) {
+                            pc = if r == 0 { *exit as usize } else { pc + 7 };
+                            continue;
+                        }
+                    }
+                    // Stepped and stored: the sequence goes on from its
+                    // `Load(b)`, with the stepped value left by `Dup`.
+                    stack.push(Value::I(x));
+                    pc += 4;
+                    continue;
+                }
+                let v = stack[base + *var as usize].clone();
+                stack.push(v);
+            }
+            Op::RequireLegal(m, l) => {
+                if pop_i!() == 0 {
+                    save_pc!();
+                    leave!(Exit::Failed(*m));
+                }
+                pc += 1;
+                if st.recording && st.cut_at_legal {
+                    save_pc!();
+                    leave!(Exit::Legal(*l));
+                }
+            }
             Op::Halt => {
                 st.vm.frames.clear();
                 st.status = Status::Over;
