@@ -18,7 +18,7 @@ pub type Bits = SmallVec<[u64; INLINE_WORDS]>;
 #[inline]
 pub fn copy(b: &Bits) -> Bits {
     if b.spilled() {
-        return b.clone();
+        return Bits::from_slice(b);
     }
     let mut words = [0u64; INLINE_WORDS];
     for (i, w) in words.iter_mut().enumerate() {
@@ -38,7 +38,9 @@ pub fn empty(n: usize) -> Bits {
 #[inline]
 pub fn from_fn(n: usize, word: impl Fn(usize) -> u64) -> Bits {
     if n > INLINE_WORDS {
-        return (0..n).map(word).collect();
+        // A vector filled at once, not word by word through the small
+        // vector's growable path.
+        return Bits::from_vec((0..n).map(word).collect());
     }
     let mut buf = [0u64; INLINE_WORDS];
     for (i, b) in buf[..n].iter_mut().enumerate() {

@@ -265,6 +265,35 @@ pub enum Op {
         /// Where to go when the set is exhausted.
         done: u32,
     },
+    /// `LoadVar(v); SetIn`: whether an item is in a set variable, read in
+    /// the state's words without making the set.
+    VarSetIn(VarId),
+    /// `LoadVar(v); Bin(op)` for a set variable and `+`, `-` or the
+    /// intersection: the set below the indices is changed in place.
+    VarSetBin(VarId, BinaryOp),
+    /// `Load(a); Load(b); Builtin(With or Without, 2); Store(a)`: the set in
+    /// local `a` gains (`true`) or loses item `b`, in place.
+    WithLocal(u16, u16, bool),
+    /// `Dup; Store(a); Load(b); Bin(op); JumpIfNot(t)` (the test of a
+    /// counted loop): the top is stored and compared with local `b`.
+    StoreCmpJump(u16, u16, BinaryOp, u32),
+    /// `Load(a); Const(k); Bin(Add); Dup; Store(a); Load(b); Bin(op);
+    /// JumpIfNot(t)` (the step and test of a counted loop): local `a`
+    /// moves on by `k` and is compared with local `b`.
+    StepCmpJump {
+        /// The loop's variable.
+        var: u16,
+        /// The local it is compared with.
+        bound: u16,
+        /// The step.
+        step: i32,
+        /// The comparison.
+        op: BinaryOp,
+        /// Where to go when the comparison fails.
+        exit: u32,
+    },
+    /// `Require(m); Legal(l)`.
+    RequireLegal(u32, u32),
 }
 
 /// Fuses common instruction sequences (see the fused variants of [`Op`]).
@@ -272,8 +301,18 @@ pub enum Op {
 pub fn fuse(code: &mut [Op]) {
     let orig = code.to_vec();
     for i in 0..orig.len() {
+        if let Some(op) = fuse_long(&orig[i..]) {
+            code[i] = op;
+            continue;
+        }
         let next = orig.get(i + 1);
         let fused = match (&orig[i], next, orig.get(i + 2)) {
+            (Op::LoadVar(v), Some(Op::SetIn), _) => Some(Op::VarSetIn(*v)),
+            (
+                Op::LoadVar(v),
+                Some(Op::Bin(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::And))),
+                _,
+            ) => Some(Op::VarSetBin(*v, *op)),
             (Op::Const(k), Some(Op::Bin(op)), Some(Op::JumpIfNot(t))) if fusable(*op) => {
                 Some(Op::BinKJumpIfNot(*op, *k, *t))
             }
@@ -301,6 +340,34 @@ pub fn fuse(code: &mut [Op]) {
         if let Some(op) = fused {
             code[i] = op;
         }
+    }
+}
+
+/// The fusions of three or more instructions starting `code` that the
+/// shorter ones would hide.
+fn fuse_long(code: &[Op]) -> Option<Op> {
+    match code {
+        [Op::Load(a), Op::Load(b), Op::Builtin(w @ (Builtin::With | Builtin::Without), 2), Op::Store(c), ..]
+            if a == c =>
+        {
+            Some(Op::WithLocal(*a, *b, *w == Builtin::With))
+        }
+        [Op::Load(a), Op::Const(k), Op::Bin(BinaryOp::Add), Op::Dup, Op::Store(c), Op::Load(b), Op::Bin(op), Op::JumpIfNot(t), ..]
+            if a == c && fusable(*op) && i32::try_from(*k).is_ok() =>
+        {
+            Some(Op::StepCmpJump {
+                var: *a,
+                bound: *b,
+                step: *k as i32,
+                op: *op,
+                exit: *t,
+            })
+        }
+        [Op::Require(m), Op::Legal(l), ..] => Some(Op::RequireLegal(*m, *l)),
+        [Op::Dup, Op::Store(a), Op::Load(b), Op::Bin(op), Op::JumpIfNot(t), ..] if fusable(*op) => {
+            Some(Op::StoreCmpJump(*a, *b, *op, *t))
+        }
+        _ => None,
     }
 }
 

@@ -52,6 +52,10 @@ fn unfused(op: &Op) -> Option<Op> {
             cur: *cur,
             var: *var,
         },
+        Op::VarSetIn(v) | Op::VarSetBin(v, _) => Op::LoadVar(*v),
+        Op::WithLocal(a, ..) | Op::StepCmpJump { var: a, .. } => Op::Load(*a),
+        Op::RequireLegal(m, _) => Op::Require(*m),
+        Op::StoreCmpJump(..) => Op::Dup,
         _ => return None,
     })
 }
@@ -95,7 +99,9 @@ fn jump_targets(code: &[Op]) -> BTreeSet<u32> {
             | Op::BinKJumpIfNot(_, _, t)
             | Op::AndJump(t)
             | Op::OrJump(t)
-            | Op::SetNextOrJump { done: t, .. } => Some(*t),
+            | Op::SetNextOrJump { done: t, .. }
+            | Op::StoreCmpJump(.., t)
+            | Op::StepCmpJump { exit: t, .. } => Some(*t),
             _ => None,
         })
         .collect()
@@ -237,6 +243,23 @@ impl Names<'_> {
                 var,
                 done,
             } => format!("SetNextOrJump set l{set} cur l{cur} var l{var} -> {done}"),
+            Op::VarSetIn(v) => format!("VarSetIn {}", self.var(*v)),
+            Op::VarSetBin(v, b) => format!("VarSetBin {} {b:?}", self.var(*v)),
+            Op::WithLocal(a, b, on) => {
+                let w = if *on { "With" } else { "Without" };
+                format!("{w}Local l{a} l{b}")
+            }
+            Op::StoreCmpJump(a, b, op, t) => format!("StoreCmpJump l{a} {op:?} l{b} -> {t}"),
+            Op::StepCmpJump {
+                var,
+                bound,
+                step,
+                op,
+                exit,
+            } => format!("StepCmpJump l{var} Add {step} {op:?} l{bound} -> {exit}"),
+            Op::RequireLegal(m, l) => {
+                format!("RequireLegal {} {}", self.message(*m), self.message(*l))
+            }
             Op::Neg
             | Op::Not
             | Op::Pop

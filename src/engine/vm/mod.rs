@@ -2,10 +2,12 @@
 //! a failed requirement, or the end of the game program.
 
 mod builtins;
+mod fused;
 mod grid;
 mod lists;
 mod operators;
 mod sets;
+mod vars;
 
 use crate::engine::error::{ErrorKind, RuntimeError};
 use crate::engine::state::{Frame, State, Status, Value, MAX_TRAIL};
@@ -19,6 +21,7 @@ use lists::list_op;
 use operators::{binary, int_binary};
 pub use sets::elements;
 use sets::{add_screened, members, row, set_next};
+use vars::var_offset;
 
 /// Why the interpreter stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -676,6 +679,80 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     pc += 1;
                 }
             }
+            Op::VarSetIn(v) => {
+                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
+                fused::var_set_in(rules, st, *v, off);
+                pc += 1;
+            }
+            Op::VarSetBin(v, op) => {
+                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
+                if fused::var_set_bin(rules, st, *v, off, *op) {
+                    pc += 1;
+                }
+            }
+            Op::WithLocal(a, b, on) => {
+                if fused::with_local(stack, base, *a, *b, *on) {
+                    pc += 3;
+                } else {
+                    let x = stack[base + *a as usize].clone();
+                    let y = stack[base + *b as usize].clone();
+                    stack.push(x);
+                    stack.push(y);
+                    pc += 1;
+                }
+            }
+            Op::StoreCmpJump(a, b, op, t) => {
+                if let Some(Value::I(x)) = stack.last() {
+                    let x = *x;
+                    if let Value::I(y) = stack[base + *b as usize] {
+                        let y = if a == b { x } else { y };
+                        if let Some(r) = int_binary(*op, x, y) {
+                            stack.pop();
+                            stack[base + *a as usize] = Value::I(x);
+                            pc = if r == 0 { *t as usize } else { pc + 4 };
+                            continue;
+                        }
+                    }
+                }
+                let v = stack.last().cloned().expect("dup operand");
+                stack.push(v);
+            }
+            Op::StepCmpJump {
+                var,
+                bound,
+                step,
+                op,
+                exit,
+            } => {
+                if let Value::I(x) = stack[base + *var as usize] {
+                    let x = x.saturating_add(*step as i64);
+                    stack[base + *var as usize] = Value::I(x);
+                    if let Value::I(y) = stack[base + *bound as usize] {
+                        if let Some(r) = int_binary(*op, x, y) {
+                            pc = if r == 0 { *exit as usize } else { pc + 7 };
+                            continue;
+                        }
+                    }
+                    // Stepped and stored: the sequence goes on from its
+                    // `Load(b)`, with the stepped value left by `Dup`.
+                    stack.push(Value::I(x));
+                    pc += 4;
+                    continue;
+                }
+                let v = stack[base + *var as usize].clone();
+                stack.push(v);
+            }
+            Op::RequireLegal(m, l) => {
+                if pop_i!() == 0 {
+                    save_pc!();
+                    leave!(Exit::Failed(*m));
+                }
+                pc += 1;
+                if st.recording && st.cut_at_legal {
+                    save_pc!();
+                    leave!(Exit::Legal(*l));
+                }
+            }
             Op::Halt => {
                 st.vm.frames.clear();
                 st.status = Status::Over;
@@ -710,61 +787,4 @@ fn call(
         base: base as u32,
     });
     Ok(())
-}
-
-/// Pops the indices of variable `v` and returns the offset of that element
-/// (or why the indices are out of range, an error the caller places at
-/// its instruction).
-#[inline]
-fn var_offset(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, RuntimeError> {
-    let vd = &rules.vars[v as usize];
-    match vd.dims.as_slice() {
-        [] => return Ok(vd.offset),
-        [d] => {
-            let x = st.vm.stack.last().map_or(0, Value::int);
-            let k = x - d.lo;
-            let limit = if d.kind == Some(PLAYER) {
-                st.nplayers
-            } else {
-                d.size
-            };
-            if k >= 0 && (k as usize) < limit {
-                st.vm.stack.pop();
-                return Ok(vd.offset + k as usize * vd.elem_words);
-            }
-        }
-        _ => {}
-    }
-    var_offset_slow(rules, st, v)
-}
-
-fn var_offset_slow(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, RuntimeError> {
-    let vd = &rules.vars[v as usize];
-    let n = vd.dims.len();
-    let at = st.vm.stack.len() - n;
-    let mut flat = 0usize;
-    for (i, d) in vd.dims.iter().enumerate() {
-        let x = st.vm.stack[at + i].int();
-        let k = x - d.lo;
-        let limit = if d.kind == Some(PLAYER) {
-            st.nplayers
-        } else {
-            d.size
-        };
-        if k < 0 || k as usize >= limit {
-            let what = match d.kind {
-                Some(k) if x < 0 => format!("none (no `{}`)", rules.kinds[k as usize].name),
-                _ => x.to_string(),
-            };
-            st.vm.stack.truncate(at);
-            return Err(err(
-                ErrorKind::OutOfRange,
-                Span::default(),
-                format!("index {what} out of range for `{}`", vd.name),
-            ));
-        }
-        flat = flat * d.size + k as usize;
-    }
-    st.vm.stack.truncate(at);
-    Ok(vd.offset + flat * vd.elem_words)
 }

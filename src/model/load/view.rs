@@ -447,6 +447,8 @@ fn secrecy(rules: &Ruleset, func: FuncId) -> Secrecy {
                 Op::CallDyn(_) => return Secrecy::Hidden,
                 Op::LoadVar(v)
                 | Op::LoadVarAt(_, v)
+                | Op::VarSetIn(v)
+                | Op::VarSetBin(v, _)
                 | Op::ListLen(v)
                 | Op::ListIn(v)
                 | Op::ListSet(v)

@@ -1,0 +1,79 @@
+//! The set instructions fused with their neighbours (see the fused
+//! variants of `Op`): they read or change a set where it lies, in the
+//! state's words or in a local, rather than making a copy of it.
+
+use crate::engine::state::{State, Value};
+use crate::ir::bits;
+use crate::ir::bytecode::BinaryOp;
+use crate::ir::ruleset::{Ruleset, Ty};
+
+/// `VarSetIn`: the indices were taken (the element is at `off`); pops an
+/// item and pushes whether it is in the set there. An integer variable
+/// (never a set operand) holds no item.
+#[inline]
+pub(super) fn var_set_in(rules: &Ruleset, st: &mut State, v: u32, off: usize) {
+    let vd = &rules.vars[v as usize];
+    let e = st.vm.stack.pop().map_or(0, |v| v.int());
+    let words = match vd.ty {
+        Ty::Set(_) => &st.words[off..off + vd.elem_words],
+        _ => &[][..],
+    };
+    let has = e >= 0
+        && words
+            .get(e as usize / 64)
+            .is_some_and(|w| (*w as u64) >> (e % 64) & 1 == 1);
+    st.vm.stack.push(Value::I(has as i64));
+}
+
+/// `VarSetBin`: the indices were taken (the element is at `off`); when
+/// both the variable and the operand below are sets, the operand becomes
+/// the result in place (as long as the longer of the two, like the
+/// unfused operation) and true is returned. Otherwise the variable's value
+/// is pushed, as `LoadVar` does, and the operation runs unfused.
+#[inline]
+pub(super) fn var_set_bin(
+    rules: &Ruleset,
+    st: &mut State,
+    v: u32,
+    off: usize,
+    op: BinaryOp,
+) -> bool {
+    let vd = &rules.vars[v as usize];
+    let words = &st.words[off..off + vd.elem_words];
+    let is_set = matches!(vd.ty, Ty::Set(_));
+    if let (true, Some(Value::S(a))) = (is_set, st.vm.stack.last_mut()) {
+        if a.len() < words.len() {
+            a.resize(words.len(), 0);
+        }
+        for (i, x) in a.iter_mut().enumerate() {
+            let y = words.get(i).map_or(0, |w| *w as u64);
+            *x = match op {
+                BinaryOp::Add => *x | y,
+                BinaryOp::Sub => *x & !y,
+                _ => *x & y,
+            };
+        }
+        return true;
+    }
+    let v = if is_set {
+        Value::S(bits::from_fn(words.len(), |i| words[i] as u64))
+    } else {
+        Value::I(words[0])
+    };
+    st.vm.stack.push(v);
+    false
+}
+
+/// `WithLocal`: when local `a` holds a set, item `b` is put in it (`on`)
+/// or taken out, in place, and true is returned; otherwise nothing is done.
+#[inline]
+pub(super) fn with_local(stack: &mut [Value], base: usize, a: u16, b: u16, on: bool) -> bool {
+    let x = stack[base + b as usize].int();
+    match &mut stack[base + a as usize] {
+        Value::S(set) => {
+            bits::set(set, x, on);
+            true
+        }
+        Value::I(_) => false,
+    }
+}
