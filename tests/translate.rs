@@ -760,3 +760,45 @@ fn expected_relation_failure_holds_to_its_stated_number() {
     assert!(changed.failed());
     assert_eq!(count(&changed, Status::Contradicted), 2);
 }
+
+/// Each real book keeps its recorded-only values (numbers no rule
+/// backs) at 5% of its numeric statements or less, each with a reason.
+#[test]
+fn real_books_record_at_most_five_percent() {
+    let books = [
+        ("tzolkin", "pt"),
+        ("tzolkin", "ro"),
+        ("mexica", "pt"),
+        ("cuzco", "pt"),
+    ];
+    for (game, lang) in books {
+        let name = format!("{game}.{lang}.txt");
+        let Ok(text) = std::fs::read_to_string(root().join("../shared/rulebooks").join(&name))
+        else {
+            eprintln!("skipped: {name} not found");
+            continue;
+        };
+        let r = check_text(
+            &root().join("rules").join(game),
+            &[],
+            lang,
+            None,
+            &name,
+            &text,
+        );
+        let s = &r.summary;
+        assert!(
+            s.recorded_pct <= 5.0,
+            "{name}: {} recorded ({:.1}%)",
+            s.recorded,
+            s.recorded_pct
+        );
+        for f in r.findings.iter().filter(|f| f.status == Status::Recorded) {
+            assert!(
+                f.reason.as_deref().is_some_and(|w| !w.trim().is_empty()),
+                "{name}:{}: a recorded value without a reason",
+                f.line
+            );
+        }
+    }
+}
