@@ -42,6 +42,8 @@ fuzz_target!(|data: &[u8]| {
             command: Command::Scenario {
                 paths: vec![file],
                 ruleset: Some(ruleset.display().to_string()),
+                variants: Vec::new(),
+                set: Vec::new(),
             },
         })
     });
