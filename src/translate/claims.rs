@@ -159,6 +159,15 @@ impl Claim {
         }
     }
 
+    /// The name the claim goes by in a finding about its passage or
+    /// words: its first fact's, else its rule sentence's.
+    pub fn headline(&self) -> Option<String> {
+        self.facts()
+            .first()
+            .map(|f| self.fact_name(f.as_str()))
+            .or_else(|| self.rule_name())
+    }
+
     /// The name of the claim's rule sentence (`rule: key`), if it is one.
     pub fn rule_name(&self) -> Option<String> {
         self.rule.as_ref().map(|r| format!("rule: {}", r.as_str()))

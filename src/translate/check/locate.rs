@@ -120,11 +120,7 @@ impl Checker<'_> {
         };
         self.tally.findings.push(Finding {
             anchor: Some(claim.at.as_str().to_string()),
-            reference: claim
-                .facts()
-                .first()
-                .map(|f| claim.fact_name(f.as_str()))
-                .or_else(|| claim.rule_name()),
+            reference: claim.headline(),
             players: Some(self.players(claim)),
             reason: claim.reason.clone(),
             ..Finding::new(status, message)
