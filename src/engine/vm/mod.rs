@@ -6,6 +6,7 @@ mod fused;
 mod grid;
 mod lists;
 mod operators;
+mod rare;
 mod sets;
 mod vars;
 
@@ -16,11 +17,11 @@ use crate::ir::bytecode::Op;
 use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
 use crate::ir::span::Span;
 
-use builtins::{builtin, missing};
+use builtins::builtin;
 use lists::list_op;
 use operators::{binary, int_binary};
 pub use sets::elements;
-use sets::{add_screened, members, row, set_next};
+use sets::{add_screened, members, set_next};
 use vars::var_offset;
 
 /// Why the interpreter stopped.
@@ -248,74 +249,13 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     _ => stack.push(Value::I(st.words[off])),
                 }
             }
-            Op::StoreVar(v) => {
-                let val = st.vm.stack.pop().expect("value");
-                let vd = &rules.vars[*v as usize];
-                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
-                if !st.touch(off, off + vd.elem_words) {
-                    return Err(trail_full(span!()));
-                }
-                match val {
-                    Value::I(x) => st.words[off] = x,
-                    Value::S(bits) => {
-                        if bits.iter().skip(vd.elem_words).any(|w| *w != 0) {
-                            return Err(err(
-                                ErrorKind::OutOfRange,
-                                span!(),
-                                format!("set too large for `{}`", vd.name),
-                            ));
-                        }
-                        for i in 0..vd.elem_words {
-                            st.words[off + i] = bits.get(i).copied().unwrap_or(0) as i64;
-                        }
-                    }
-                }
-            }
-            Op::AddVar(v) => {
-                let x = st.vm.stack.pop().map_or(0, |v| v.int());
-                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
-                if !st.touch(off, off + 1) {
-                    return Err(trail_full(span!()));
-                }
-                st.words[off] = st.words[off].saturating_add(x);
-            }
             Op::Field(k, f) => {
                 let e = pop_i!();
                 let kind = &rules.kinds[*k as usize];
                 if e < 0 || e as usize >= kind.items.len() {
-                    return Err(err(
-                        ErrorKind::NoneUsed,
-                        span!(),
-                        format!(
-                            "field `{}` of none (no `{}` here)",
-                            kind.fields[*f as usize].name, kind.name
-                        ),
-                    ));
+                    return Err(rare::field_of_none(kind, *f).at(span!()));
                 }
                 stack.push(Value::I(kind.data[e as usize][*f as usize].int()));
-            }
-            Op::FieldIndex(k, f) => {
-                let key = pop_i!();
-                let e = pop_i!();
-                let kind = &rules.kinds[*k as usize];
-                if e < 0 || e as usize >= kind.items.len() {
-                    return Err(err(
-                        ErrorKind::NoneUsed,
-                        span!(),
-                        format!(
-                            "field `{}` of none (no `{}` here)",
-                            kind.fields[*f as usize].name, kind.name
-                        ),
-                    ));
-                }
-                let fd = &kind.fields[*f as usize];
-                let v = kind.data[e as usize][*f as usize].at_or(key, missing(&fd.ty));
-                stack.push(Value::I(v));
-            }
-            Op::ParamIndex(p) => {
-                let key = pop_i!();
-                let pd = &rules.params[*p as usize];
-                stack.push(Value::I(pd.data.at_or(key, missing(&pd.ty))));
             }
             Op::Bin(op) => {
                 let n = stack.len();
@@ -405,30 +345,10 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 } as i64;
                 stack.push(Value::I(if (0..n).contains(&i) { i } else { -1 }));
             }
-            Op::SetAll(k) => {
-                let n = if *k == PLAYER {
-                    st.nplayers
-                } else {
-                    rules.kinds[*k as usize].items.len()
-                };
-                stack.push(Value::S(bits::all(n)));
-            }
-            Op::SetMake(_, n) => {
-                let mut bits = bits::empty(0);
-                for _ in 0..*n {
-                    let e = pop_i!();
-                    bits::set(&mut bits, e, true);
-                }
-                stack.push(Value::S(bits));
-            }
             Op::SetIn => {
                 let s = stack.pop().expect("set");
                 let e = pop_i!();
                 stack.push(Value::I(bits::has(s.bits(), e) as i64));
-            }
-            Op::SetCount => {
-                let s = stack.pop().expect("set");
-                stack.push(Value::I(bits::count(s.bits())));
             }
             Op::SetNext { set, cur, var } => {
                 let found = set_next(stack, base, *set, *cur, *var);
@@ -460,43 +380,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::Components(_)
             | Op::GroupsAround(_)
             | Op::GridCell(_) => grid::instruction(rules, &mut st.vm.stack, op),
-            Op::SelectEq(v) => {
-                let x = pop_i!();
-                let words = row(rules, st, *v);
-                let mut bits = bits::empty(words.len());
-                for (i, w) in words.iter().enumerate() {
-                    if *w == x {
-                        bits[i / 64] |= 1 << (i % 64);
-                    }
-                }
-                st.vm.stack.push(Value::S(bits));
-            }
             Op::MembersEq(_) | Op::MembersFieldEq(..) | Op::FieldImage(..) => {
                 members(rules, st, op)
-            }
-            Op::CountEq(v) => {
-                let x = pop_i!();
-                let c = row(rules, st, *v).iter().filter(|w| **w == x).count();
-                st.vm.stack.push(Value::I(c as i64));
-            }
-            Op::Rotate(v) => {
-                let last = pop_i!();
-                let first = pop_i!();
-                let vd = &rules.vars[*v as usize];
-                let d = &vd.dims[0];
-                let (a, b) = (first - d.lo, last - d.lo);
-                if a < 0 || b < a || b as usize >= d.size {
-                    return Err(err(
-                        ErrorKind::OutOfRange,
-                        span!(),
-                        format!("rotate: bad range {first}..={last} of `{}`", vd.name),
-                    ));
-                }
-                let (a, b) = (vd.offset + a as usize, vd.offset + b as usize);
-                if !st.touch(a, b + 1) {
-                    return Err(trail_full(span!()));
-                }
-                st.words[a..=b].rotate_right(1);
             }
             Op::Builtin(b, argc) => {
                 let at = stack.len() - *argc as usize;
@@ -517,26 +402,6 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     return Err(too_many_options(MAX_OPTIONS as u64 + 1).at(span!()));
                 }
                 st.vm.options.push((*arm, v));
-            }
-            Op::ChooseAddSet(arm) => {
-                let set = stack.pop().expect("set operand");
-                let options = &mut st.vm.options;
-                set_options_fit(options.len(), set.bits()).map_err(|e| e.at(span!()))?;
-                for (wi, w) in set.bits().iter().enumerate() {
-                    let mut w = *w;
-                    while w != 0 {
-                        let b = w.trailing_zeros() as i64;
-                        options.push((*arm, wi as i64 * 64 + b));
-                        w &= w - 1;
-                    }
-                }
-            }
-            Op::ChooseAddRange(arm) => {
-                let lo = pop_i!();
-                let hi = pop_i!();
-                let n = if hi > lo { hi.abs_diff(lo) } else { 0 };
-                options_fit(st.vm.options.len(), n).map_err(|e| e.at(span!()))?;
-                st.vm.options.extend((lo..hi).map(|v| (*arm, v)));
             }
             Op::ChooseWait(c) => {
                 let p = pop_i!();
@@ -752,6 +617,20 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     save_pc!();
                     leave!(Exit::Legal(*l));
                 }
+            }
+            Op::StoreVar(_)
+            | Op::AddVar(_)
+            | Op::FieldIndex(..)
+            | Op::ParamIndex(_)
+            | Op::SetAll(_)
+            | Op::SetMake(..)
+            | Op::SetCount
+            | Op::SelectEq(_)
+            | Op::CountEq(_)
+            | Op::Rotate(_)
+            | Op::ChooseAddSet(_)
+            | Op::ChooseAddRange(_) => {
+                rare::instruction(rules, st, op).map_err(|e| e.at(span!()))?
             }
             Op::Halt => {
                 st.vm.frames.clear();

@@ -1,0 +1,171 @@
+//! Instructions run seldom, or costly enough that a call is nothing
+//! beside them, kept out of the interpreter's loop so that the loop stays
+//! small (its frequent instructions keep their values in registers).
+
+use super::builtins::missing;
+use super::sets::row;
+use super::vars::var_offset;
+use super::{err, options_fit, set_options_fit, trail_full};
+use crate::engine::error::{ErrorKind, RuntimeError};
+use crate::engine::state::{State, Value};
+use crate::ir::bits;
+use crate::ir::bytecode::Op;
+use crate::ir::ruleset::{Kind, Ruleset, PLAYER};
+use crate::ir::span::Span;
+
+/// Runs one of the instructions kept out of the loop; an error is placed
+/// by the caller at the instruction.
+#[inline(never)]
+pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<(), RuntimeError> {
+    let pop_i = |st: &mut State| st.vm.stack.pop().map_or(0, |v| v.int());
+    match *op {
+        Op::StoreVar(v) => store_var(rules, st, v)?,
+        Op::AddVar(v) => {
+            let x = pop_i(st);
+            let off = var_offset(rules, st, v)?;
+            if !st.touch(off, off + 1) {
+                return Err(trail_full(Span::default()));
+            }
+            st.words[off] = st.words[off].saturating_add(x);
+        }
+        Op::FieldIndex(k, f) => {
+            let key = pop_i(st);
+            let e = pop_i(st);
+            let kind = &rules.kinds[k as usize];
+            if e < 0 || e as usize >= kind.items.len() {
+                return Err(field_of_none(kind, f));
+            }
+            let fd = &kind.fields[f as usize];
+            let v = kind.data[e as usize][f as usize].at_or(key, missing(&fd.ty));
+            st.vm.stack.push(Value::I(v));
+        }
+        Op::ParamIndex(p) => {
+            let key = pop_i(st);
+            let pd = &rules.params[p as usize];
+            st.vm
+                .stack
+                .push(Value::I(pd.data.at_or(key, missing(&pd.ty))));
+        }
+        Op::SetAll(k) => {
+            let n = if k == PLAYER {
+                st.nplayers
+            } else {
+                rules.kinds[k as usize].items.len()
+            };
+            st.vm.stack.push(Value::S(bits::all(n)));
+        }
+        Op::SetMake(_, n) => {
+            let mut bits = bits::empty(0);
+            for _ in 0..n {
+                let e = pop_i(st);
+                bits::set(&mut bits, e, true);
+            }
+            st.vm.stack.push(Value::S(bits));
+        }
+        Op::SetCount => {
+            let s = st.vm.stack.pop().expect("set");
+            st.vm.stack.push(Value::I(bits::count(s.bits())));
+        }
+        Op::SelectEq(v) => {
+            let x = pop_i(st);
+            let words = row(rules, st, v);
+            let mut bits = bits::empty(words.len());
+            for (i, w) in words.iter().enumerate() {
+                if *w == x {
+                    bits[i / 64] |= 1 << (i % 64);
+                }
+            }
+            st.vm.stack.push(Value::S(bits));
+        }
+        Op::CountEq(v) => {
+            let x = pop_i(st);
+            let c = row(rules, st, v).iter().filter(|w| **w == x).count();
+            st.vm.stack.push(Value::I(c as i64));
+        }
+        Op::Rotate(v) => rotate(rules, st, v)?,
+        Op::ChooseAddSet(arm) => {
+            let set = st.vm.stack.pop().expect("set operand");
+            let options = &mut st.vm.options;
+            set_options_fit(options.len(), set.bits())?;
+            for (wi, w) in set.bits().iter().enumerate() {
+                let mut w = *w;
+                while w != 0 {
+                    let b = w.trailing_zeros() as i64;
+                    options.push((arm, wi as i64 * 64 + b));
+                    w &= w - 1;
+                }
+            }
+        }
+        Op::ChooseAddRange(arm) => {
+            let lo = pop_i(st);
+            let hi = pop_i(st);
+            let n = if hi > lo { hi.abs_diff(lo) } else { 0 };
+            options_fit(st.vm.options.len(), n)?;
+            st.vm.options.extend((lo..hi).map(|v| (arm, v)));
+        }
+        _ => unreachable!("not an instruction kept out of the loop: {op:?}"),
+    }
+    Ok(())
+}
+
+/// `StoreVar`: pops a value, then the indices; stores.
+fn store_var(rules: &Ruleset, st: &mut State, v: u32) -> Result<(), RuntimeError> {
+    let val = st.vm.stack.pop().expect("value");
+    let vd = &rules.vars[v as usize];
+    let off = var_offset(rules, st, v)?;
+    if !st.touch(off, off + vd.elem_words) {
+        return Err(trail_full(Span::default()));
+    }
+    match val {
+        Value::I(x) => st.words[off] = x,
+        Value::S(bits) => {
+            if bits.iter().skip(vd.elem_words).any(|w| *w != 0) {
+                return Err(err(
+                    ErrorKind::OutOfRange,
+                    Span::default(),
+                    format!("set too large for `{}`", vd.name),
+                ));
+            }
+            for i in 0..vd.elem_words {
+                st.words[off + i] = bits.get(i).copied().unwrap_or(0) as i64;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `Rotate`: pops the last then the first index; turns the elements
+/// between them one place.
+fn rotate(rules: &Ruleset, st: &mut State, v: u32) -> Result<(), RuntimeError> {
+    let last = st.vm.stack.pop().map_or(0, |v| v.int());
+    let first = st.vm.stack.pop().map_or(0, |v| v.int());
+    let vd = &rules.vars[v as usize];
+    let d = &vd.dims[0];
+    let (a, b) = (first - d.lo, last - d.lo);
+    if a < 0 || b < a || b as usize >= d.size {
+        return Err(err(
+            ErrorKind::OutOfRange,
+            Span::default(),
+            format!("rotate: bad range {first}..={last} of `{}`", vd.name),
+        ));
+    }
+    let (a, b) = (vd.offset + a as usize, vd.offset + b as usize);
+    if !st.touch(a, b + 1) {
+        return Err(trail_full(Span::default()));
+    }
+    st.words[a..=b].rotate_right(1);
+    Ok(())
+}
+
+/// The error of a field read of no item.
+#[cold]
+pub(super) fn field_of_none(kind: &Kind, f: u16) -> RuntimeError {
+    err(
+        ErrorKind::NoneUsed,
+        Span::default(),
+        format!(
+            "field `{}` of none (no `{}` here)",
+            kind.fields[f as usize].name, kind.name
+        ),
+    )
+}
