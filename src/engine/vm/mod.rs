@@ -140,6 +140,16 @@ fn too_many_options(total: u64) -> RuntimeError {
     )
 }
 
+/// The error of a run that passed [`STEP_LIMIT`].
+#[cold]
+fn runaway(span: Span) -> RuntimeError {
+    err(
+        ErrorKind::LimitReached,
+        span,
+        "the rules ran 50 million steps without a decision: an endless loop?",
+    )
+}
+
 /// The error of a try that wrote more words than its trail may keep.
 #[cold]
 fn trail_full(span: Span) -> RuntimeError {
@@ -156,7 +166,8 @@ fn trail_full(span: Span) -> RuntimeError {
 /// Runs until a decision, the end, or a failed requirement; more than
 /// [`STEP_LIMIT`] instructions is an error (an endless loop). The
 /// instructions run are left in the state's `steps_run` (callers that run
-/// many times add them up to bound their work).
+/// many times add them up to bound their work). The limit is checked at
+/// taken jumps and calls, which every endless loop goes through.
 pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     let mut steps: u64 = 0;
     // Every way out but an error: the instructions run are told.
@@ -188,6 +199,21 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             rules.funcs[fi].spans[pc - 1]
         };
     }
+    // An error once the limit is passed.
+    macro_rules! check_steps {
+        () => {
+            if steps > STEP_LIMIT {
+                return Err(runaway(span!()));
+            }
+        };
+    }
+    // A taken jump (the jump is the running instruction).
+    macro_rules! goto {
+        ($t:expr) => {{
+            check_steps!();
+            pc = $t as usize;
+        }};
+    }
     macro_rules! reload {
         () => {
             match st.vm.frames.last() {
@@ -214,13 +240,6 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
         };
         pc += 1;
         steps += 1;
-        if steps > STEP_LIMIT {
-            return Err(err(
-                ErrorKind::LimitReached,
-                span!(),
-                "the rules ran 50 million steps without a decision: an endless loop?",
-            ));
-        }
         let stack = &mut st.vm.stack;
         macro_rules! pop_i {
             () => {
@@ -278,15 +297,15 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let a = pop_i!();
                 stack.push(Value::I((a == 0) as i64));
             }
-            Op::Jump(t) => pc = *t as usize,
+            Op::Jump(t) => goto!(*t),
             Op::JumpIf(t) => {
                 if pop_i!() != 0 {
-                    pc = *t as usize;
+                    goto!(*t);
                 }
             }
             Op::JumpIfNot(t) => {
                 if pop_i!() == 0 {
-                    pc = *t as usize;
+                    goto!(*t);
                 }
             }
             Op::Pop => {
@@ -297,6 +316,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 stack.push(v);
             }
             Op::Call(f, argc) => {
+                check_steps!();
                 save_pc!();
                 call(rules, st, *f, *argc as usize, span!())?;
                 reload!();
@@ -311,6 +331,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         "call of `none`: no procedure here",
                     ));
                 }
+                check_steps!();
                 save_pc!();
                 call(rules, st, f as u32, *argc as usize, span!())?;
                 reload!();
@@ -463,7 +484,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let a = stack.pop().expect("operand");
                 if let (Value::I(x), Value::I(y)) = (&a, &b) {
                     if let Some(r) = int_binary(*op, *x, *y) {
-                        pc = if r == 0 { *t as usize } else { pc + 1 };
+                        if r == 0 {
+                            goto!(*t)
+                        } else {
+                            pc += 1
+                        }
                         continue;
                     }
                 }
@@ -499,7 +524,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 if let Some(Value::I(a)) = stack.last() {
                     if let Some(r) = int_binary(*op, *a, *k) {
                         stack.pop();
-                        pc = if r == 0 { *t as usize } else { pc + 2 };
+                        if r == 0 {
+                            goto!(*t)
+                        } else {
+                            pc += 2
+                        }
                         continue;
                     }
                 }
@@ -508,7 +537,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::AndJump(t) | Op::OrJump(t) => {
                 let top = stack.last().map_or(0, Value::int) != 0;
                 if top == matches!(op, Op::OrJump(_)) {
-                    pc = *t as usize;
+                    goto!(*t);
                 } else {
                     stack.pop();
                     pc += 2;
@@ -539,7 +568,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 done,
             } => {
                 if !set_next(stack, base, *set, *cur, *var) {
-                    pc = *done as usize;
+                    goto!(*done);
                 } else {
                     pc += 1;
                 }
@@ -574,7 +603,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         if let Some(r) = int_binary(*op, x, y) {
                             stack.pop();
                             stack[base + *a as usize] = Value::I(x);
-                            pc = if r == 0 { *t as usize } else { pc + 4 };
+                            if r == 0 {
+                                goto!(*t)
+                            } else {
+                                pc += 4
+                            }
                             continue;
                         }
                     }
@@ -594,7 +627,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     stack[base + *var as usize] = Value::I(x);
                     if let Value::I(y) = stack[base + *bound as usize] {
                         if let Some(r) = int_binary(*op, x, y) {
-                            pc = if r == 0 { *exit as usize } else { pc + 7 };
+                            if r == 0 {
+                                goto!(*exit)
+                            } else {
+                                pc += 7
+                            }
                             continue;
                         }
                     }
