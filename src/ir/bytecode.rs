@@ -294,6 +294,22 @@ pub enum Op {
     },
     /// `Require(m); Legal(l)`.
     RequireLegal(u32, u32),
+    /// `Store(a); Store(b)`.
+    Store2(u16, u16),
+    /// `Load(a); Store(b)`: local `a` copied into local `b`.
+    Move(u16, u16),
+    /// `Const(k); Store(a)`.
+    SetLocal(u16, i64),
+    /// `Store(a); Jump(t)`.
+    StoreJump(u16, u32),
+    /// `Bin(op); Require(m)`.
+    BinRequire(BinaryOp, u32),
+    /// `LoadVar(v); SetIn; Require(m)`: an item required to be in a set
+    /// variable.
+    RequireIn(VarId, u32),
+    /// `Load(l); LoadVar(v); LoadVar(w); SetIn`: whether `v[l]` (one
+    /// index) is in the set variable `w`.
+    LoadVarAtIn(u16, VarId, VarId),
 }
 
 /// Fuses common instruction sequences (see the fused variants of [`Op`]).
@@ -335,6 +351,10 @@ pub fn fuse(code: &mut [Op]) {
             (Op::Load(a), Some(Op::Load(b)), _) => Some(Op::Load2(*a, *b)),
             (Op::Store(a), Some(Op::Load(b)), _) => Some(Op::StoreLoad(*a, *b)),
             (Op::Load(l), Some(Op::Field(k, f)), _) => Some(Op::LoadField(*l, *k, *f)),
+            (Op::Store(a), Some(Op::Store(b)), _) => Some(Op::Store2(*a, *b)),
+            (Op::Load(a), Some(Op::Store(b)), _) => Some(Op::Move(*a, *b)),
+            (Op::Const(k), Some(Op::Store(a)), _) => Some(Op::SetLocal(*a, *k)),
+            (Op::Store(a), Some(Op::Jump(t)), _) => Some(Op::StoreJump(*a, *t)),
             _ => None,
         };
         if let Some(op) = fused {
@@ -364,6 +384,11 @@ fn fuse_long(code: &[Op]) -> Option<Op> {
             })
         }
         [Op::Require(m), Op::Legal(l), ..] => Some(Op::RequireLegal(*m, *l)),
+        [Op::LoadVar(v), Op::SetIn, Op::Require(m), ..] => Some(Op::RequireIn(*v, *m)),
+        [Op::Load(l), Op::LoadVar(v), Op::LoadVar(w), Op::SetIn, ..] => {
+            Some(Op::LoadVarAtIn(*l, *v, *w))
+        }
+        [Op::Bin(op), Op::Require(m), ..] if fusable(*op) => Some(Op::BinRequire(*op, *m)),
         [Op::Dup, Op::Store(a), Op::Load(b), Op::Bin(op), Op::JumpIfNot(t), ..] if fusable(*op) => {
             Some(Op::StoreCmpJump(*a, *b, *op, *t))
         }

@@ -56,6 +56,11 @@ fn unfused(op: &Op) -> Option<Op> {
         Op::WithLocal(a, ..) | Op::StepCmpJump { var: a, .. } => Op::Load(*a),
         Op::RequireLegal(m, _) => Op::Require(*m),
         Op::StoreCmpJump(..) => Op::Dup,
+        Op::Store2(a, _) | Op::StoreJump(a, _) => Op::Store(*a),
+        Op::Move(a, _) | Op::LoadVarAtIn(a, ..) => Op::Load(*a),
+        Op::SetLocal(_, k) => Op::Const(*k),
+        Op::BinRequire(b, _) => Op::Bin(*b),
+        Op::RequireIn(v, _) => Op::LoadVar(*v),
         _ => return None,
     })
 }
@@ -101,6 +106,7 @@ fn jump_targets(code: &[Op]) -> BTreeSet<u32> {
             | Op::OrJump(t)
             | Op::SetNextOrJump { done: t, .. }
             | Op::StoreCmpJump(.., t)
+            | Op::StoreJump(_, t)
             | Op::StepCmpJump { exit: t, .. } => Some(*t),
             _ => None,
         })
@@ -259,6 +265,15 @@ impl Names<'_> {
             } => format!("StepCmpJump l{var} Add {step} {op:?} l{bound} -> {exit}"),
             Op::RequireLegal(m, l) => {
                 format!("RequireLegal {} {}", self.message(*m), self.message(*l))
+            }
+            Op::Store2(a, b) => format!("Store2 l{a} l{b}"),
+            Op::Move(a, b) => format!("Move l{a} l{b}"),
+            Op::SetLocal(a, k) => format!("SetLocal l{a} {k}"),
+            Op::StoreJump(a, t) => format!("StoreJump l{a} -> {t}"),
+            Op::BinRequire(b, m) => format!("BinRequire {b:?} {}", self.message(*m)),
+            Op::RequireIn(v, m) => format!("RequireIn {} {}", self.var(*v), self.message(*m)),
+            Op::LoadVarAtIn(l, v, w) => {
+                format!("LoadVarAtIn l{l} {} {}", self.var(*v), self.var(*w))
             }
             Op::Neg
             | Op::Not

@@ -2,27 +2,78 @@
 //! variants of `Op`): they read or change a set where it lies, in the
 //! state's words or in a local, rather than making a copy of it.
 
+use super::vars::var_offset;
+use crate::engine::error::RuntimeError;
 use crate::engine::state::{State, Value};
 use crate::ir::bits;
 use crate::ir::bytecode::BinaryOp;
-use crate::ir::ruleset::{Ruleset, Ty};
+use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
 
 /// `VarSetIn`: the indices were taken (the element is at `off`); pops an
-/// item and pushes whether it is in the set there. An integer variable
+/// item and tells whether it is in the set there. An integer variable
 /// (never a set operand) holds no item.
 #[inline]
-pub(super) fn var_set_in(rules: &Ruleset, st: &mut State, v: u32, off: usize) {
+pub(super) fn var_set_in(rules: &Ruleset, st: &mut State, v: u32, off: usize) -> bool {
     let vd = &rules.vars[v as usize];
     let e = st.vm.stack.pop().map_or(0, |v| v.int());
     let words = match vd.ty {
         Ty::Set(_) => &st.words[off..off + vd.elem_words],
         _ => &[][..],
     };
-    let has = e >= 0
+    e >= 0
         && words
             .get(e as usize / 64)
-            .is_some_and(|w| (*w as u64) >> (e % 64) & 1 == 1);
+            .is_some_and(|w| (*w as u64) >> (e % 64) & 1 == 1)
+}
+
+/// The element of variable `v` (not a set) at the indices `idx`, as many
+/// as it has, when they are all in range.
+#[inline]
+fn element(rules: &Ruleset, st: &State, v: u32, idx: &[i64]) -> Option<i64> {
+    let vd = &rules.vars[v as usize];
+    if matches!(vd.ty, Ty::Set(_)) || vd.dims.len() != idx.len() {
+        return None;
+    }
+    let mut flat = 0usize;
+    for (d, x) in vd.dims.iter().zip(idx) {
+        let k = x - d.lo;
+        let limit = if d.kind == Some(PLAYER) {
+            st.nplayers
+        } else {
+            d.size
+        };
+        if k < 0 || k as usize >= limit {
+            return None;
+        }
+        flat = flat * d.size + k as usize;
+    }
+    Some(st.words[vd.offset + flat * vd.elem_words])
+}
+
+/// `LoadVarAtIn`: when `v[l]` is an element (see [`element`]), pushes
+/// whether it is in the set variable `w` (whose indices are taken from
+/// the stack; an error there is placed at `w`'s `LoadVar`) and returns
+/// true; otherwise pushes local `l`, as `Load` does.
+#[inline]
+pub(super) fn var_at_in(
+    rules: &Ruleset,
+    st: &mut State,
+    base: usize,
+    l: u16,
+    v: u32,
+    w: u32,
+) -> Result<bool, RuntimeError> {
+    let local = &st.vm.stack[base + l as usize];
+    let Some(e) = element(rules, st, v, &[local.int()]) else {
+        let local = local.clone();
+        st.vm.stack.push(local);
+        return Ok(false);
+    };
+    st.vm.stack.push(Value::I(e));
+    let off = var_offset(rules, st, w)?;
+    let has = var_set_in(rules, st, w, off);
     st.vm.stack.push(Value::I(has as i64));
+    Ok(true)
 }
 
 /// `VarSetBin`: the indices were taken (the element is at `off`); when

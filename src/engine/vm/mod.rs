@@ -575,7 +575,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::VarSetIn(v) => {
                 let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
-                fused::var_set_in(rules, st, *v, off);
+                let has = fused::var_set_in(rules, st, *v, off);
+                st.vm.stack.push(Value::I(has as i64));
                 pc += 1;
             }
             Op::VarSetBin(v, op) => {
@@ -653,6 +654,59 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 if st.recording && st.cut_at_legal {
                     save_pc!();
                     leave!(Exit::Legal(*l));
+                }
+            }
+            Op::Store2(a, b) => {
+                let v = stack.pop().expect("store operand");
+                stack[base + *a as usize] = v;
+                let v = stack.pop().expect("store operand");
+                stack[base + *b as usize] = v;
+                pc += 1;
+            }
+            Op::Move(a, b) => {
+                let v = stack[base + *a as usize].clone();
+                stack[base + *b as usize] = v;
+                pc += 1;
+            }
+            Op::SetLocal(a, k) => {
+                stack[base + *a as usize] = Value::I(*k);
+                pc += 1;
+            }
+            Op::StoreJump(a, t) => {
+                let v = stack.pop().expect("store operand");
+                stack[base + *a as usize] = v;
+                pc += 1;
+                goto!(*t);
+            }
+            Op::BinRequire(op, m) => {
+                if let [.., Value::I(a), Value::I(b)] = stack.as_slice() {
+                    if let Some(r) = int_binary(*op, *a, *b) {
+                        stack.truncate(stack.len() - 2);
+                        pc += 1;
+                        if r == 0 {
+                            save_pc!();
+                            leave!(Exit::Failed(*m));
+                        }
+                        continue;
+                    }
+                }
+                let b = stack.pop().expect("operand");
+                let a = stack.pop().expect("operand");
+                stack.push(binary(*op, a, b, span!())?);
+            }
+            Op::RequireIn(v, m) => {
+                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
+                pc += 2;
+                if !fused::var_set_in(rules, st, *v, off) {
+                    save_pc!();
+                    leave!(Exit::Failed(*m));
+                }
+            }
+            Op::LoadVarAtIn(l, v, w) => {
+                // An error is in `w`'s indices: its `LoadVar` is two on.
+                let at = rules.funcs[fi].spans[pc + 1];
+                if fused::var_at_in(rules, st, base, *l, *v, *w).map_err(|e| e.at(at))? {
+                    pc += 3;
                 }
             }
             Op::StoreVar(_)
