@@ -113,6 +113,12 @@ impl Screening {
         self.sets.clear();
     }
 
+    /// Whether no arm was screened.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.arms.is_empty()
+    }
+
     /// Records that the options `start..end` of an arm were screened
     /// with these passing sets (one per screened requirement).
     pub fn add(

@@ -34,6 +34,9 @@ pub(super) fn dead_end(
     depth: usize,
     budget: &mut Budget,
 ) -> Result<Option<Why>, RuntimeError> {
+    if st.vm.screened.is_empty() {
+        return dead_end_screened(rules, st, depth, budget, &Screening::default());
+    }
     // The screening is read while the ways are tried, which set the
     // state's aside and put it back: it is held apart meanwhile.
     let screened = std::mem::take(&mut st.vm.screened);

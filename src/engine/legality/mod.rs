@@ -145,6 +145,9 @@ fn try_options(
     st: &mut State,
     cut: bool,
 ) -> Result<(Pending, bool), RuntimeError> {
+    if st.vm.screened.is_empty() {
+        return try_each(rules, st, cut, &Screening::default());
+    }
     // The screening is read while the options are tried, which set the
     // state's aside and put it back: it is held apart meanwhile.
     let screened = std::mem::take(&mut st.vm.screened);
