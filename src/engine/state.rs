@@ -113,6 +113,12 @@ impl Screening {
         self.sets.clear();
     }
 
+    /// Whether no arm was screened.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.arms.is_empty()
+    }
+
     /// Records that the options `start..end` of an arm were screened
     /// with these passing sets (one per screened requirement).
     pub fn add(
@@ -132,14 +138,28 @@ impl Screening {
         });
     }
 
-    /// The arm the `i`-th option belongs to, as `(choice, arm)`, and the
-    /// passing sets recorded for it, from its arm's first requirement on
-    /// (`None` when its arm was not screened).
-    pub fn passing(&self, i: usize) -> Option<((u32, u16), &[Bits])> {
+    /// The arm the `i`-th option belongs to, the options screened with
+    /// it, and the passing sets recorded for it (`None` when its arm was
+    /// not screened).
+    pub fn passing(&self, i: usize) -> Option<Passing<'_>> {
         let i = i as u32;
         let a = self.arms.iter().find(|a| a.start <= i && i < a.end)?;
-        Some(((a.choice, a.arm), &self.sets[a.first as usize..]))
+        Some(Passing {
+            at: (a.choice, a.arm),
+            options: a.start as usize..a.end as usize,
+            sets: &self.sets[a.first as usize..],
+        })
     }
+}
+
+/// A screened arm, as [`Screening::passing`] finds it.
+pub struct Passing<'a> {
+    /// The arm, as `(choice, arm)`.
+    pub at: (u32, u16),
+    /// Its options (indices in the choice's).
+    pub options: std::ops::Range<usize>,
+    /// Its passing sets, from its first requirement on.
+    pub sets: &'a [Bits],
 }
 
 /// Where the program stands.

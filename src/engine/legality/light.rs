@@ -7,10 +7,11 @@ use std::ops::{Deref, DerefMut};
 use crate::engine::error::{ErrorKind, RuntimeError};
 use crate::engine::state::{State, Status, Value};
 use crate::engine::vm::Exit;
+use crate::ir::bytecode::Op;
 use crate::ir::ruleset::{LightArm, Ruleset};
 
 use super::budget::Budget;
-use super::{choice_span, Next, Verdict, Why};
+use super::{Next, Verdict, Why};
 
 /// The pure prefix of arm `arm` of the choice `st` waits at, if the arm
 /// is decided by one.
@@ -33,24 +34,30 @@ pub(super) fn try_prefix(
     value: i64,
     budget: &mut Budget,
 ) -> Result<Verdict, RuntimeError> {
-    let exit = budget.run(rules, &mut PrefixRun::enter(st, light, value))?;
-    match exit {
-        Exit::Legal(m) => Ok(Verdict::Legal(Next::Rerun(m))),
-        Exit::Failed(m) => Ok(Verdict::Refused(Why::Message(m))),
-        Exit::Decide | Exit::Over => Err(RuntimeError::new(
-            ErrorKind::Internal,
-            choice_span(rules, st),
-            "an option's prefix ended before its `legal;`",
-        )),
+    PrefixRun::enter(st).try_one(rules, light, value, budget)
+}
+
+/// The `legal;` a pure prefix starts with, if it does (its requirements
+/// were all screened, or it has none): its options are legal untried.
+#[inline]
+fn legal_at_start(rules: &Ruleset, st: &State, light: LightArm) -> Option<u32> {
+    let f = st.vm.frames.last()?;
+    match rules.funcs[f.func as usize]
+        .code
+        .get(light.start as usize)?
+    {
+        Op::Legal(m) => Some(*m),
+        _ => None,
     }
 }
 
-/// A pure prefix being run in the frame of the pending `choose`. A pure
-/// prefix writes no word, so nothing is recorded; what it changes (the
-/// status, the try flags, the stack above the frame's, the frame's next
-/// instruction) is put back when this is dropped. The local receiving
-/// the option's value keeps it.
-struct PrefixRun<'s> {
+/// Pure prefixes being run, one option after another, in the frame of
+/// the pending `choose`. A pure prefix writes no word, so nothing is
+/// recorded; what it changes (the status, the try flags, the stack above
+/// the frame's, the frame's next instruction) is put back after each
+/// option and when this is dropped. The local receiving the options'
+/// values keeps the last one.
+pub(super) struct PrefixRun<'s> {
     st: &'s mut State,
     status: Status,
     recording: bool,
@@ -60,14 +67,10 @@ struct PrefixRun<'s> {
 }
 
 impl<'s> PrefixRun<'s> {
-    /// Sets the state to run the prefix for the option `value`.
+    /// Sets the state to run prefixes.
     #[inline]
-    fn enter(st: &'s mut State, light: LightArm, value: i64) -> PrefixRun<'s> {
-        let (base, pc) = st.vm.frames.last().map_or((0, 0), |f| (f.base, f.pc));
-        if let Some(slot) = light.bind {
-            st.vm.stack[base as usize + slot as usize] = Value::I(value);
-        }
-        set_pc(st, light.start);
+    pub(super) fn enter(st: &'s mut State) -> PrefixRun<'s> {
+        let pc = st.vm.frames.last().map_or(0, |f| f.pc);
         PrefixRun {
             height: st.vm.stack.len(),
             pc,
@@ -76,6 +79,42 @@ impl<'s> PrefixRun<'s> {
             recording: std::mem::replace(&mut st.recording, true),
             cut_at_legal: std::mem::replace(&mut st.cut_at_legal, true),
             st,
+        }
+    }
+
+    /// Tries the option `value` of an arm with the pure prefix `light`
+    /// (see [`try_prefix`]), leaving the state ready for the next.
+    #[inline]
+    pub(super) fn try_one(
+        &mut self,
+        rules: &Ruleset,
+        light: LightArm,
+        value: i64,
+        budget: &mut Budget,
+    ) -> Result<Verdict, RuntimeError> {
+        if let Some(m) = legal_at_start(rules, self.st, light) {
+            return Ok(Verdict::Legal(Next::Rerun(m)));
+        }
+        let st = &mut *self.st;
+        let base = st.vm.frames.last().map_or(0, |f| f.base);
+        if let Some(slot) = light.bind {
+            st.vm.stack[base as usize + slot as usize] = Value::I(value);
+        }
+        set_pc(st, light.start);
+        let exit = budget.run(rules, st);
+        st.vm.stack.truncate(self.height);
+        st.status = Status::Running;
+        match exit? {
+            Exit::Legal(m) => Ok(Verdict::Legal(Next::Rerun(m))),
+            Exit::Failed(m) => Ok(Verdict::Refused(Why::Message(m))),
+            Exit::Decide | Exit::Over => Err(RuntimeError::new(
+                ErrorKind::Internal,
+                match self.status {
+                    Status::Waiting { choice, .. } => rules.choices[choice as usize].span,
+                    _ => Default::default(),
+                },
+                "an option's prefix ended before its `legal;`",
+            )),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! requirement (a dead end is refused).
 
 use crate::engine::error::RuntimeError;
-use crate::engine::state::State;
+use crate::engine::state::{Screening, State};
 use crate::engine::vm::{self, Exit};
 use crate::ir::ruleset::{ArmDef, Ruleset};
 
@@ -34,6 +34,25 @@ pub(super) fn dead_end(
     depth: usize,
     budget: &mut Budget,
 ) -> Result<Option<Why>, RuntimeError> {
+    if st.vm.screened.is_empty() {
+        return dead_end_screened(rules, st, depth, budget, &Screening::default());
+    }
+    // The screening is read while the ways are tried, which set the
+    // state's aside and put it back: it is held apart meanwhile.
+    let screened = std::mem::take(&mut st.vm.screened);
+    let found = dead_end_screened(rules, st, depth, budget, &screened);
+    st.vm.screened = screened;
+    found
+}
+
+/// [`dead_end`] with the choice's screening held apart.
+fn dead_end_screened(
+    rules: &Ruleset,
+    st: &mut State,
+    depth: usize,
+    budget: &mut Budget,
+    screened: &Screening,
+) -> Result<Option<Why>, RuntimeError> {
     let me = st.status_player();
     let cut = st.cut_at_legal;
     // The reason of the refused option with the highest index, whatever
@@ -48,6 +67,7 @@ pub(super) fn dead_end(
     let has_quick = choice_arms(rules, st).iter().any(|a| a.quick);
     // The quick options first (when there are any), then the others.
     let passes: &[bool] = if has_quick { &[true, false] } else { &[false] };
+    let mut screen = screening::Screen::new(rules, screened);
     for (pass, i) in passes
         .iter()
         .flat_map(|p| (0..n).rev().map(move |i| (*p, i)))
@@ -57,7 +77,7 @@ pub(super) fn dead_end(
         }
         let (arm, value) = st.vm.options[i];
         if cut {
-            if let Some(m) = screening::refusal(rules, &st.vm.screened, i, value) {
+            if let Some(m) = screen.refusal(i, value) {
                 note(i, Why::Message(m));
                 continue;
             }

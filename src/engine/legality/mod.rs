@@ -23,7 +23,7 @@ mod screening;
 use std::sync::Arc;
 
 use crate::engine::error::{ErrorKind, RuntimeError};
-use crate::engine::state::{State, Status};
+use crate::engine::state::{Screening, State, Status};
 use crate::engine::vm::{self, Exit};
 use crate::ir::ruleset::Ruleset;
 use crate::ir::span::Span;
@@ -145,29 +145,75 @@ fn try_options(
     st: &mut State,
     cut: bool,
 ) -> Result<(Pending, bool), RuntimeError> {
+    if st.vm.screened.is_empty() {
+        return try_each(rules, st, cut, &Screening::default());
+    }
+    // The screening is read while the options are tried, which set the
+    // state's aside and put it back: it is held apart meanwhile.
+    let screened = std::mem::take(&mut st.vm.screened);
+    let tried = try_each(rules, st, cut, &screened);
+    st.vm.screened = screened;
+    tried
+}
+
+/// [`try_options`] with the pending choice's screening held apart.
+fn try_each(
+    rules: &Ruleset,
+    st: &mut State,
+    cut: bool,
+    screened: &Screening,
+) -> Result<(Pending, bool), RuntimeError> {
     let mut budget = Budget::new(choice_span(rules, st));
     let n = st.vm.options.len();
     let mut legal = Vec::with_capacity(n);
     let mut refused = Vec::new();
-    // A try leaves the pending options as they were.
-    for i in 0..n {
-        let (arm, value) = st.vm.options[i];
-        let screened = cut
-            .then(|| screening::refusal(rules, &st.vm.screened, i, value))
-            .flatten();
-        let verdict = match screened {
-            Some(m) => Verdict::Refused(Why::Message(m)),
-            None => try_option(rules, st, cut, arm, value, &mut budget)?,
-        };
-        match verdict {
-            Verdict::Legal(next) => legal.push((arm, value, next)),
-            Verdict::Refused(why) => refused.push((arm, value, why)),
+    // Room for every option left, once one is refused (refusals come in
+    // numbers where options are screened).
+    let mut refuse = |i: usize, r: (u16, i64, Why)| {
+        if refused.capacity() == 0 {
+            refused.reserve(n - i);
         }
+        refused.push(r);
+    };
+    let mut screen = screening::Screen::new(rules, screened);
+    // A try leaves the pending options as they were.
+    let mut i = 0;
+    while i < n {
+        let (arm, value) = st.vm.options[i];
+        if let Some(m) = cut.then(|| screen.refusal(i, value)).flatten() {
+            refuse(i, (arm, value, Why::Message(m)));
+            i += 1;
+            continue;
+        }
+        if let Some(prefix) = light::prefix(rules, st, arm).filter(|_| cut) {
+            // The options of this arm that follow, tried one after another
+            // with the state set once for their prefixes.
+            let mut run = light::PrefixRun::enter(st);
+            while i < n && run.vm.options[i].0 == arm {
+                let value = run.vm.options[i].1;
+                let verdict = match screen.refusal(i, value) {
+                    Some(m) => Verdict::Refused(Why::Message(m)),
+                    None => run.try_one(rules, prefix, value, &mut budget)?,
+                };
+                match verdict {
+                    Verdict::Legal(next) => legal.push((arm, value, next)),
+                    Verdict::Refused(why) => refuse(i, (arm, value, why)),
+                }
+                i += 1;
+            }
+            continue;
+        }
+        match try_option(rules, st, cut, arm, value, &mut budget)? {
+            Verdict::Legal(next) => legal.push((arm, value, next)),
+            Verdict::Refused(why) => refuse(i, (arm, value, why)),
+        }
+        i += 1;
     }
     Ok((Pending { legal, refused }, !budget.ways_ran_out()))
 }
 
-/// Tries one option in place and undoes it, on what is left of `budget`.
+/// Tries one option in place by a full run (and the look-ahead from
+/// where it stops) and undoes it, on what is left of `budget`.
 fn try_option(
     rules: &Ruleset,
     st: &mut State,
@@ -176,9 +222,6 @@ fn try_option(
     value: i64,
     budget: &mut Budget,
 ) -> Result<Verdict, RuntimeError> {
-    if let Some(prefix) = light::prefix(rules, st, arm).filter(|_| cut) {
-        return light::try_prefix(rules, st, prefix, value, budget);
-    }
     let mut attempt = Attempt::begin(st, cut);
     vm::resume(&mut attempt, arm, value);
     Ok(match budget.run(rules, &mut attempt)? {

@@ -4,8 +4,8 @@
 //! passing each requirement; an option is refused, without being tried,
 //! when it is missing from one of them.
 
-use crate::engine::state::Screening;
-use crate::ir::bits::Bits;
+use crate::engine::state::{Passing, Screening};
+use crate::ir::bits::{self, Bits};
 use crate::ir::ruleset::Ruleset;
 
 /// The message of the requirement the `i`-th option (of value `value`)
@@ -13,14 +13,102 @@ use crate::ir::ruleset::Ruleset;
 /// requirement, in the order they are written).
 #[inline]
 pub(super) fn refusal(rules: &Ruleset, screened: &Screening, i: usize, value: i64) -> Option<u32> {
-    let ((choice, arm), sets) = screened.passing(i)?;
-    let msgs = &rules.choices[choice as usize].arms[arm as usize].screen;
-    let has = |s: &Bits| {
-        usize::try_from(value)
-            .ok()
-            .and_then(|v| s.get(v / 64).map(|w| w >> (v % 64) & 1 == 1))
-            .unwrap_or(false)
-    };
-    let j = sets[..msgs.len()].iter().position(|s| !has(s))?;
+    let Passing {
+        at: (choice, arm),
+        sets,
+        ..
+    } = screened.passing(i)?;
+    first_broken(
+        rules.choices[choice as usize].arms[arm as usize]
+            .screen
+            .as_slice(),
+        sets,
+        value,
+    )
+}
+
+/// The message of the first of `msgs` whose passing set (in `sets`, in
+/// the same order) lacks `value`.
+#[inline]
+fn first_broken(msgs: &[u32], sets: &[Bits], value: i64) -> Option<u32> {
+    let j = sets[..msgs.len()]
+        .iter()
+        .position(|s| !bits::has(s, value))?;
     Some(msgs[j])
+}
+
+/// [`refusal`] for many options of one screening, asked in any order:
+/// the arm last asked about is kept with the members passing all its
+/// requirements at once, so that an option of it passing them is known
+/// by one look at one word.
+pub(super) struct Screen<'a> {
+    rules: &'a Ruleset,
+    screened: &'a Screening,
+    /// The arm last asked about.
+    arm: Option<ScreenedArm<'a>>,
+}
+
+/// An arm whose options were screened, as [`Screen`] keeps it.
+struct ScreenedArm<'a> {
+    /// Its options, `start..end` of the choice's.
+    start: usize,
+    end: usize,
+    /// The messages of its screened requirements.
+    msgs: &'a [u32],
+    /// The members passing each, in the same order.
+    sets: &'a [Bits],
+    /// The members passing every one.
+    pass: Bits,
+}
+
+impl<'a> Screen<'a> {
+    /// Answers about the options screened in `screened`.
+    pub(super) fn new(rules: &'a Ruleset, screened: &'a Screening) -> Screen<'a> {
+        Screen {
+            rules,
+            screened,
+            arm: None,
+        }
+    }
+
+    /// The message of the requirement the `i`-th option (of value
+    /// `value`) breaks, as [`refusal`] finds it.
+    #[inline(always)]
+    pub(super) fn refusal(&mut self, i: usize, value: i64) -> Option<u32> {
+        let known = self.arm.as_ref().is_some_and(|a| a.start <= i && i < a.end);
+        if !known {
+            self.arm = Some(self.screened_arm(i)?);
+        }
+        let arm = self.arm.as_ref()?;
+        if bits::has(&arm.pass, value) {
+            return None;
+        }
+        first_broken(arm.msgs, arm.sets, value)
+    }
+
+    /// The screened arm the `i`-th option belongs to, if its arm was
+    /// screened.
+    fn screened_arm(&self, i: usize) -> Option<ScreenedArm<'a>> {
+        let Passing {
+            at: (choice, arm),
+            options,
+            sets,
+        } = self.screened.passing(i)?;
+        let msgs = self.rules.choices[choice as usize].arms[arm as usize]
+            .screen
+            .as_slice();
+        let sets = &sets[..msgs.len()];
+        let words = sets.iter().map(|s| s.len()).max().unwrap_or(0);
+        let pass = bits::from_fn(words.max(1), |w| {
+            sets.iter()
+                .fold(u64::MAX, |acc, s| acc & s.get(w).copied().unwrap_or(0))
+        });
+        Some(ScreenedArm {
+            start: options.start,
+            end: options.end,
+            msgs,
+            sets,
+            pass,
+        })
+    }
 }
