@@ -56,6 +56,18 @@ pub(super) fn instruction(rules: &Ruleset, stack: &mut Vec<Value>, op: &Op) {
             let inside = (0..g.width as i64).contains(&x) && (0..g.height as i64).contains(&y);
             Value::I(if inside { y * g.width as i64 + x } else { -1 })
         }
+        Op::RunLength(k) => {
+            let cells = stack.pop().expect("set");
+            let dy = pop_i(stack);
+            let dx = pop_i(stack);
+            let c = pop_i(stack);
+            Value::I(grid::run_length(
+                &rules.kinds[k as usize],
+                c,
+                (dx, dy),
+                cells.bits(),
+            ))
+        }
         _ => unreachable!("not a grid instruction"),
     };
     stack.push(out);

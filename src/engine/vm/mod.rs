@@ -459,7 +459,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::Connected(_)
             | Op::Components(_)
             | Op::GroupsAround(_)
-            | Op::GridCell(_) => grid::instruction(rules, &mut st.vm.stack, op),
+            | Op::GridCell(_)
+            | Op::RunLength(_) => grid::instruction(rules, &mut st.vm.stack, op),
             Op::SelectEq(v) => {
                 let x = pop_i!();
                 let words = row(rules, st, *v);
