@@ -57,16 +57,12 @@ pub(super) fn instruction(rules: &Ruleset, stack: &mut Vec<Value>, op: &Op) {
             Value::I(if inside { y * g.width as i64 + x } else { -1 })
         }
         Op::RunLength(k) => {
-            let cells = stack.pop().expect("set");
-            let dy = pop_i(stack);
-            let dx = pop_i(stack);
-            let c = pop_i(stack);
-            Value::I(grid::run_length(
-                &rules.kinds[k as usize],
-                c,
-                (dx, dy),
-                cells.bits(),
-            ))
+            // Read in place: the set is not moved off the stack.
+            let [c, dx, dy, cells] = stack.last_chunk::<4>().expect("four operands");
+            let step = (dx.int(), dy.int());
+            let n = grid::run_length(&rules.kinds[k as usize], c.int(), step, cells.bits());
+            stack.truncate(stack.len() - 4);
+            Value::I(n)
         }
         _ => unreachable!("not a grid instruction"),
     };
