@@ -270,6 +270,49 @@ fn grids_give_neighbours_regions_and_components() {
 }
 
 #[test]
+fn run_length_counts_the_cells_of_a_set_in_a_line() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/regions");
+    let rules = Arc::new(tabula::model::load(&dir, &[]).expect("regions loads"));
+    let g = Game::new(rules, 2, 0).unwrap();
+    let mut extra = (**g.rules()).clone();
+    // Square cells: 4 columns, 3 rows; hexes: 5 columns, 4 rows.
+    for (src, want) in [
+        (
+            "run_length(board_0_0, 1, 0, {board_1_0, board_2_0, board_3_0})",
+            3,
+        ),
+        ("run_length(board_0_0, 1, 0, {board_2_0, board_3_0})", 0), // a gap
+        ("run_length(board_3_2, -1, -1, {board_2_1, board_1_0})", 2),
+        ("run_length(board_0_2, 1, -1, {board_1_1, board_2_0})", 2),
+        ("run_length(board_0_0, 0, 1, board)", 2), // a kind as a set
+        ("run_length(board_3_0, 1, 0, board)", 0), // off the board at once
+        ("run_length(board_1_1, 0, 0, board)", 0), // no step
+        ("run_length(nth(board, 99), 1, 0, board)", 0), // none
+        ("run_length(hexes_0_1, 1, 0, hexes)", 4),
+    ] {
+        let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
+        let (f, _) = tabula::model::snippet::add_expr(&mut extra, &e)
+            .unwrap_or_else(|d| panic!("{src}: {d:?}"));
+        let mut st = g.state().clone();
+        let v = tabula::engine::vm::eval(&extra, &mut st, f, Vec::new()).unwrap();
+        assert_eq!(v.int(), want, "{src}");
+    }
+    // Mistakes are load errors: cells of another grid, a set where the
+    // cell goes, a step left out.
+    for src in [
+        "run_length(board_0_0, 1, 0, {hexes_1_0})",
+        "run_length({board_0_0}, 1, 0, board)",
+        "run_length(board_0_0, 1, {board_1_0})",
+    ] {
+        let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
+        assert!(
+            tabula::model::snippet::add_expr(&mut extra, &e).is_err(),
+            "{src} should not compile"
+        );
+    }
+}
+
+#[test]
 fn toward_steps_in_a_direction_and_connected_starts_from_a_set() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/regions");
     let rules = Arc::new(tabula::model::load(&dir, &[]).expect("regions loads"));

@@ -15,6 +15,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::ir::codes::Code;
 use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report, SourceSpan};
 
 /// What the command is given, in its environment.
@@ -41,12 +42,16 @@ const KEPT_OUTPUT: usize = 1 << 20;
 /// Lines of the command's output shown under its name.
 const SHOWN_LINES: usize = 40;
 
+/// A mistake of the other program or of its command, with its code.
+fn mistake(message: impl Into<String>) -> MietteDiagnostic {
+    MietteDiagnostic::new(message).with_code(Code::CompareCommand.to_string())
+}
+
 /// Refuses an empty command before the bench runs.
 pub(super) fn check_command(cmd: &str) -> Result<(), Report> {
     if cmd.trim().is_empty() {
         return Err(Report::new(
-            MietteDiagnostic::new("--compare-with needs a command, not an empty text")
-                .with_help(COMMAND_HELP),
+            mistake("--compare-with needs a command, not an empty text").with_help(COMMAND_HELP),
         ));
     }
     Ok(())
@@ -113,7 +118,7 @@ fn spawn(cmd: &str, asked: &Asked) -> std::io::Result<Child> {
 fn run_command(cmd: &str, asked: &Asked) -> Result<String, Report> {
     let mut child = spawn(cmd, asked).map_err(|e| {
         Report::new(
-            MietteDiagnostic::new(format!("could not start `{cmd}`: {e}"))
+            mistake(format!("could not start `{cmd}`: {e}"))
                 .with_help("tabula runs the command with `sh -c`: is a shell installed?"),
         )
     })?;
@@ -126,7 +131,7 @@ fn run_command(cmd: &str, asked: &Asked) -> Result<String, Report> {
             Ok(None) if start.elapsed() > allowed => {
                 stop(&mut child);
                 return Err(Report::new(
-                    MietteDiagnostic::new(format!(
+                    mistake(format!(
                         "`{cmd}` was still running after {:.0}s and was stopped",
                         allowed.as_secs_f64()
                     ))
@@ -139,7 +144,7 @@ fn run_command(cmd: &str, asked: &Asked) -> Result<String, Report> {
             Ok(None) => std::thread::sleep(Duration::from_millis(10)),
             Err(e) => {
                 stop(&mut child);
-                return Err(Report::new(MietteDiagnostic::new(format!(
+                return Err(Report::new(mistake(format!(
                     "could not wait for `{cmd}`: {e}"
                 ))));
             }
@@ -161,7 +166,7 @@ fn run_command(cmd: &str, asked: &Asked) -> Result<String, Report> {
              wrong (it reads the duration from TABULA_BENCH_SECONDS)"
         };
         return Err(Report::new(
-            MietteDiagnostic::new(format!("`{cmd}` failed ({})", describe(status))).with_help(help),
+            mistake(format!("`{cmd}` failed ({})", describe(status))).with_help(help),
         ));
     }
     Ok(output)
@@ -277,7 +282,7 @@ fn figure(cmd: &str, output: &str, key: &str) -> Result<Option<f64>, Report> {
             } else {
                 format!("`{}`", found.text)
             };
-            let diag = MietteDiagnostic::new(format!(
+            let diag = mistake(format!(
                 "`{cmd}` printed {what} after `{key}`, not a number"
             ))
             .with_labels(vec![LabeledSpan::new_primary_with_span(
@@ -302,7 +307,7 @@ fn read_figures(cmd: &str, output: &str) -> Result<Figures, Report> {
             "no line `games/s: N` (its output is above)".to_string()
         };
         return Err(Report::new(
-            MietteDiagnostic::new(format!("`{cmd}` printed {said}")).with_help(COMMAND_HELP),
+            mistake(format!("`{cmd}` printed {said}")).with_help(COMMAND_HELP),
         ));
     };
     let decisions = figure(cmd, output, "decisions/s:")?;

@@ -321,7 +321,8 @@ impl Game {
             return Err(ApplyError::NoIndex { index, count });
         };
         legality::apply(&self.rules, &mut self.state, &d, next)?;
-        self.log.push(d.name.to_string());
+        // A copy of the name's text (`to_string` would format it).
+        self.log.push(String::from(&*d.name));
         Ok(())
     }
 
@@ -343,7 +344,7 @@ impl Game {
         }
         match legality::apply_first_legal(&self.rules, &mut self.state, rng)? {
             Some(name) => {
-                self.log.push(name.to_string());
+                self.log.push(String::from(&*name));
                 Ok(true)
             }
             None => Ok(false),

@@ -175,6 +175,10 @@ pub enum Op {
     GroupsAround(KindId),
     /// Pop y then x; push the cell of a grid kind there (none outside).
     GridCell(KindId),
+    /// Pop a set of cells, a row step, a column step, then a cell; push
+    /// how many cells of the set follow the cell one after the other,
+    /// going by those steps.
+    RunLength(KindId),
     /// Pop a value; push the set of indices of a one-dimensional variable
     /// (over a kind) whose element equals it.
     SelectEq(VarId),

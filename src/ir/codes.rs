@@ -181,6 +181,9 @@ codes! {
         "a game log without `result` or `state_hash`, whose replay would verify nothing";
     LogMismatch => "log_mismatch",
         "a game log its replay contradicts: a player count, a decision, the result or the final state";
+    // Measurements.
+    CompareCommand => "compare_command",
+        "a `bench --compare-with` command that is empty, does not start, fails, runs too long, or prints no `games/s:` line or a figure that is not a number";
     // Where files may come from.
     PathOutside => "path_outside",
         "a path that leaves the places it may name: a file of a ruleset outside its directory, a variant name that is not a plain name, or a path read from a file that is absolute, climbs with `..` or follows a link leading out";

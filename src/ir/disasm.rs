@@ -212,6 +212,7 @@ impl Names<'_> {
             Op::ListClear(v) => format!("ListClear {}", self.var(*v)),
             Op::Adjacent(k) => format!("Adjacent {}", self.kind(*k)),
             Op::Toward(k) => format!("Toward {}", self.kind(*k)),
+            Op::RunLength(k) => format!("RunLength {}", self.kind(*k)),
             Op::Connected(k) => format!("Connected {}", self.kind(*k)),
             Op::Components(k) => format!("Components {}", self.kind(*k)),
             Op::GroupsAround(k) => format!("GroupsAround {}", self.kind(*k)),

@@ -371,6 +371,27 @@ pub fn components(kind: &Kind, cells: &[u64]) -> i64 {
     groups
 }
 
+/// How many cells of `cells` follow cell `c` one after the other, going
+/// `step` (columns, rows) at a time: the cells at column `x + i * dx`, row
+/// `y + i * dy` for i = 1, 2, ... up to the first not in `cells` or off
+/// the grid (`run_length`). 0 for no cell (`c` negative) or no step.
+pub fn run_length(kind: &Kind, c: i64, step: (i64, i64), cells: &[u64]) -> i64 {
+    let Some(g) = kind.grid.filter(|_| c >= 0 && step != (0, 0)) else {
+        return 0;
+    };
+    let (w, h) = (g.width as i64, g.height as i64);
+    let (mut x, mut y) = (c % w, c / w);
+    let mut n = 0;
+    loop {
+        x += step.0;
+        y += step.1;
+        if !(0..w).contains(&x) || !(0..h).contains(&y) || !has(cells, (y * w + x) as usize) {
+            return n;
+        }
+        n += 1;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -391,6 +412,34 @@ mod tests {
         };
         assert_eq!(hex.neighbours(1, 1), vec![1, 2, 3, 5, 7, 8]);
         assert_eq!(hex.neighbours(1, 0).len(), 4);
+    }
+
+    #[test]
+    fn runs_of_cells_in_a_direction() {
+        let mut kind = grid_kind(GridShape::Square, 5, 4);
+        kind.grid = Some(Grid {
+            shape: GridShape::Square,
+            width: 5,
+            height: 4,
+        });
+        let mut cells = vec![0u64];
+        // Row 1: columns 0 to 3; the diagonal (1, 2), (2, 3).
+        for c in [5, 6, 7, 8, 11, 17] {
+            put(&mut cells, c);
+        }
+        let at = |x: i64, y: i64| y * 5 + x;
+        assert_eq!(run_length(&kind, at(0, 1), (1, 0), &cells), 3);
+        assert_eq!(run_length(&kind, at(4, 1), (-1, 0), &cells), 4);
+        assert_eq!(run_length(&kind, at(3, 1), (1, 0), &cells), 0);
+        assert_eq!(run_length(&kind, at(0, 0), (1, 1), &cells), 1);
+        assert_eq!(run_length(&kind, at(0, 1), (1, 1), &cells), 2);
+        assert_eq!(run_length(&kind, at(2, 3), (-1, -1), &cells), 2);
+        // Off the grid at once, no cell, no step.
+        assert_eq!(run_length(&kind, at(4, 1), (1, 0), &cells), 0);
+        assert_eq!(run_length(&kind, -1, (1, 0), &cells), 0);
+        assert_eq!(run_length(&kind, at(1, 1), (0, 0), &cells), 0);
+        // A short set: the cells past its words are not in it.
+        assert_eq!(run_length(&kind, at(0, 1), (1, 0), &[]), 0);
     }
 
     /// A grid kind of `width` x `height` cells.

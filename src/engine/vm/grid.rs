@@ -56,6 +56,14 @@ pub(super) fn instruction(rules: &Ruleset, stack: &mut Vec<Value>, op: &Op) {
             let inside = (0..g.width as i64).contains(&x) && (0..g.height as i64).contains(&y);
             Value::I(if inside { y * g.width as i64 + x } else { -1 })
         }
+        Op::RunLength(k) => {
+            // Read in place: the set is not moved off the stack.
+            let [c, dx, dy, cells] = stack.last_chunk::<4>().expect("four operands");
+            let step = (dx.int(), dy.int());
+            let n = grid::run_length(&rules.kinds[k as usize], c.int(), step, cells.bits());
+            stack.truncate(stack.len() - 4);
+            Value::I(n)
+        }
         _ => unreachable!("not a grid instruction"),
     };
     stack.push(out);

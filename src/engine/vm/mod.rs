@@ -400,7 +400,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::Connected(_)
             | Op::Components(_)
             | Op::GroupsAround(_)
-            | Op::GridCell(_) => grid::instruction(rules, &mut st.vm.stack, op),
+            | Op::GridCell(_)
+            | Op::RunLength(_) => grid::instruction(rules, &mut st.vm.stack, op),
             Op::MembersEq(_) | Op::MembersFieldEq(..) | Op::FieldImage(..) => {
                 members(rules, st, op)
             }

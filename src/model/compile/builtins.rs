@@ -368,6 +368,20 @@ pub static BUILTINS: &[BuiltinDef] = &[
         )
     },
     BuiltinDef {
+        help: "write run_length(c, dx, dy, cells): the cells of `cells` after c, dx columns and dy rows at a time",
+        ..grid(
+            "run_length",
+            &[
+                p(ParamTy::Cell, "the cell"),
+                p(ParamTy::Int, "a step"),
+                p(ParamTy::Int, "a step"),
+                p(ParamTy::Cells, "the cells"),
+            ],
+            Returns::Int,
+            Op::RunLength,
+        )
+    },
+    BuiltinDef {
         optional: 1,
         ..grid(
             "groups_around",

@@ -463,6 +463,7 @@ fn reads_only(op: &Op) -> bool {
             | Op::Components(_)
             | Op::GroupsAround(_)
             | Op::GridCell(_)
+            | Op::RunLength(_)
             | Op::SelectEq(_)
             | Op::CountEq(_)
             | Op::MembersEq(_)

@@ -2,4 +2,5 @@
 # exit: 1
 # stderr: `echo broken >&2; exit 3` failed (exit code 3)
 # stderr: broken
+# stderr: tabula::compare_command
 # stdout: games/s:

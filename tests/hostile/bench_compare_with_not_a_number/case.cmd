@@ -2,3 +2,4 @@
 # exit: 1
 # stderr: printed `many` after `games/s:`, not a number
 # stderr: output of `echo games/s: many`:1:10
+# stderr: tabula::compare_command
