@@ -164,8 +164,9 @@ impl Bits {
         Bits::build(n, |_| w)
     }
 
-    /// A copy of these words.
-    #[inline]
+    /// A copy of these words (out of line: copies of values that are
+    /// mostly integers, like the stack's, stay short).
+    #[inline(never)]
     pub fn from_slice(from: &[u64]) -> Bits {
         let len = from.len();
         if len == 0 {
