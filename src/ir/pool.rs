@@ -34,26 +34,34 @@ unsafe impl Sync for Bits {}
 
 /// The free blocks of each size (index 0 unused), each a list threaded
 /// through the blocks' first word: taking or giving a block back is two
-/// moves of a pointer.
+/// moves of a pointer. It needs no destructor, so reaching it takes no
+/// check; [`Emptier`] hands its blocks back when the thread ends.
 struct Pool {
     free: [Cell<*mut u64>; POOLED + 1],
 }
 
-impl Drop for Pool {
+/// Hands the pool's blocks back to the allocator when its thread ends
+/// (registered by the first block taken from the allocator; blocks given
+/// back after it ran, by other destructors of the ending thread, are left).
+struct Emptier;
+
+impl Drop for Emptier {
     fn drop(&mut self) {
-        for (room, head) in self.free.iter().enumerate() {
-            let mut block = head.replace(std::ptr::null_mut());
-            while !block.is_null() {
-                // Safety: every block in the list of size `room` was
-                // allocated with `layout(room)`, is owned by no set, and
-                // holds the next free block in its first word.
-                unsafe {
-                    let next = *block as *mut u64;
-                    alloc::dealloc(block.cast(), layout(room));
-                    block = next;
+        let _ = POOL.try_with(|pool| {
+            for (room, head) in pool.free.iter().enumerate() {
+                let mut block = head.replace(std::ptr::null_mut());
+                while !block.is_null() {
+                    // Safety: every block in the list of size `room` was
+                    // allocated with `layout(room)`, is owned by no set,
+                    // and holds the next free block in its first word.
+                    unsafe {
+                        let next = *block as *mut u64;
+                        alloc::dealloc(block.cast(), layout(room));
+                        block = next;
+                    }
                 }
             }
-        }
+        });
     }
 }
 
@@ -61,6 +69,7 @@ thread_local! {
     static POOL: Pool = const {
         Pool { free: [const { Cell::new(std::ptr::null_mut()) }; POOLED + 1] }
     };
+    static EMPTIER: Emptier = const { Emptier };
 }
 
 /// The layout of a block of `room` words (and its header).
@@ -85,6 +94,10 @@ fn take(room: usize) -> NonNull<u64> {
         if let Some(block) = reused.ok().and_then(NonNull::new) {
             return block;
         }
+    }
+    if room <= POOLED {
+        // The pool will hold this block one day: empty it at the end.
+        let _ = EMPTIER.try_with(|_| ());
     }
     let l = layout(room);
     // Safety: the layout is never zero-sized (a header word at least).
