@@ -4,41 +4,25 @@
 use rand_core::SeedableRng;
 use rand_pcg::Pcg64;
 
-use crate::ir::bits::{self, Bits};
+use crate::ir::bits::Bits;
 use crate::ir::bytecode::VarId;
 use crate::ir::ruleset::{Ruleset, Ty, VarDef};
 
-/// A value on the interpreter's stack.
+/// A value on the interpreter's stack: 16 bytes.
 ///
-/// A set is held in place (see [`Bits`]): making one, at every load,
-/// union, difference or adjacency, takes no heap allocation. The price is
-/// size: a value is 40 bytes, where the shared heap vector it replaces made
-/// it 16, so moves and the copy of the stack made for every option tried
-/// are wider. Measured on random games of this repository's rulesets, the
-/// one built on sets of squares runs 11% fewer instructions and 12% more
-/// games a second; the one with few sets runs 6% more instructions at
-/// about the same speed. A hand-made
-/// enum keeping the length in its tag ran more instructions than the small
-/// vector in both games. Three words in place rather than four (48-byte
-/// values) saved a further 3% of the instructions of both games.
-#[derive(Debug, PartialEq, Eq)]
+/// A set is one pointer to a block of words from a per-thread pool (see
+/// [`Bits`]), so a value stays 16 bytes whatever the size of the sets of
+/// the ruleset, and making, copying or dropping a set takes a block from
+/// the pool or gives one back rather than calling the allocator. Sets held
+/// in place (a 40-byte value, 3 words in place) made every push, pop and
+/// copy of the stack wider, and spilled sets of more than 192 members to
+/// the heap at every make and drop.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Value {
     /// Integers, booleans, items, players, procedure references.
     I(i64),
     /// A set, as bits.
     S(Bits),
-}
-
-impl Clone for Value {
-    /// A set in place is copied as a fixed block of words (the small
-    /// vector's own copy goes through its general, growable path).
-    #[inline]
-    fn clone(&self) -> Value {
-        match self {
-            Value::I(v) => Value::I(*v),
-            Value::S(b) => Value::S(bits::copy(b)),
-        }
-    }
 }
 
 impl Value {
@@ -390,8 +374,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_value_stays_40_bytes_and_copies_sets_exactly() {
-        assert_eq!(std::mem::size_of::<Value>(), 40);
+    fn a_value_stays_16_bytes_and_copies_sets_exactly() {
+        assert_eq!(std::mem::size_of::<Value>(), 16);
         for n in [0, 1, 3, 4, 5, 9] {
             let bits: Bits = (0..n as u64).map(|w| w * 0x0101 + 1).collect();
             let v = Value::S(bits.clone());

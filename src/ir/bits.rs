@@ -3,28 +3,12 @@
 //! The one home of the bit handling that the interpreter, the grid
 //! geometry, the ruleset's field indexes and the agents share.
 
-use smallvec::SmallVec;
+pub use crate::ir::pool::Bits;
 
-/// Words of a set a [`Bits`] holds in place: 3 words, 192 members.
-pub const INLINE_WORDS: usize = 3;
-
-/// A set's bits, one per item index, in words of 64. Sets of up to 192
-/// members (every set of the games so far) live in place and are made,
-/// copied and dropped without touching the heap; larger ones spill to it.
-pub type Bits = SmallVec<[u64; INLINE_WORDS]>;
-
-/// A copy of a set: one in place as a fixed block of words (the small
-/// vector's own copy goes through its general, growable path).
+/// A copy of a set.
 #[inline]
 pub fn copy(b: &Bits) -> Bits {
-    if b.spilled() {
-        return Bits::from_slice(b);
-    }
-    let mut words = [0u64; INLINE_WORDS];
-    for (i, w) in words.iter_mut().enumerate() {
-        *w = b.get(i).copied().unwrap_or(0);
-    }
-    Bits::from_buf_and_len(words, b.len())
+    b.clone()
 }
 
 /// An empty set with room for items `0..n` (at least one word).
@@ -33,20 +17,10 @@ pub fn empty(n: usize) -> Bits {
     Bits::from_elem(0, n.div_ceil(64).max(1))
 }
 
-/// A set of `n` words, word `i` being `word(i)`: built in place when it
-/// fits, without the checks of a general collection.
+/// A set of `n` words, word `i` being `word(i)`.
 #[inline]
 pub fn from_fn(n: usize, word: impl Fn(usize) -> u64) -> Bits {
-    if n > INLINE_WORDS {
-        // A vector filled at once, not word by word through the small
-        // vector's growable path.
-        return Bits::from_vec((0..n).map(word).collect());
-    }
-    let mut buf = [0u64; INLINE_WORDS];
-    for (i, b) in buf[..n].iter_mut().enumerate() {
-        *b = word(i);
-    }
-    Bits::from_buf_and_len(buf, n)
+    Bits::from_fn(n, word)
 }
 
 /// The set of items `0..n`.

@@ -74,6 +74,9 @@ fn shifts_of(toward: &[u32]) -> Vec<Shift> {
 /// [`Shift`]s), as a set of `words` words: a few word shifts per part
 /// rather than a visit of every cell.
 pub fn shift_toward(kind: &Kind, set: &[u64], d: usize, out: &mut [u64]) {
+    if set.len() <= SHIFT_WORDS && out.len() <= SHIFT_WORDS {
+        return shift_toward_small(&kind.shifts[d], set, out);
+    }
     for part in &kind.shifts[d] {
         let (whole, bits) = (
             (part.by.unsigned_abs() / 64) as usize,
@@ -100,6 +103,43 @@ pub fn shift_toward(kind: &Kind, set: &[u64], d: usize, out: &mut [u64]) {
                     lo >> bits | hi << (64 - bits)
                 }
             };
+        }
+    }
+}
+
+/// The most words of a set [`shift_toward`] shifts through a fixed block
+/// of words on the stack (without a check per word read).
+const SHIFT_WORDS: usize = 8;
+
+/// [`shift_toward`] for sets of at most [`SHIFT_WORDS`] words: each part's
+/// cells are laid in the middle of a block of zeroes, so that the words a
+/// shift reads before and after the set need no check.
+fn shift_toward_small(parts: &[Shift], set: &[u64], out: &mut [u64]) {
+    const PAD: usize = SHIFT_WORDS;
+    let mut masked = [0u64; 3 * SHIFT_WORDS];
+    for part in parts {
+        let by = part.by.unsigned_abs() as usize;
+        let (whole, bits) = (by / 64, (by % 64) as u32);
+        if whole >= SHIFT_WORDS {
+            // Every cell moves past the end of a set this short.
+            continue;
+        }
+        for (i, m) in masked[PAD..PAD + set.len()].iter_mut().enumerate() {
+            *m = set[i] & part.from.get(i).copied().unwrap_or(0);
+        }
+        // `x >> 1 >> (63 - bits)` is `x >> (64 - bits)`, and 0 when `bits`
+        // is 0 (where a single shift by 64 would overflow).
+        if part.by >= 0 {
+            // Bits move up: word i takes from words i - whole and i - whole - 1.
+            let (hi, lo) = (&masked[PAD - whole..], &masked[PAD - whole - 1..]);
+            for ((o, h), l) in out.iter_mut().zip(hi).zip(lo) {
+                *o |= h << bits | l >> 1 >> (63 - bits);
+            }
+        } else {
+            let (lo, hi) = (&masked[PAD + whole..], &masked[PAD + whole + 1..]);
+            for ((o, l), h) in out.iter_mut().zip(lo).zip(hi) {
+                *o |= l >> bits | h << 1 << (63 - bits);
+            }
         }
     }
 }
@@ -569,7 +609,17 @@ mod tests {
         let mut rng = XorShift(11);
         // Sizes crossing word boundaries in both directions, odd and even
         // widths (hex rows alternate), one-row and one-column grids.
-        for (width, height) in [(1, 7), (7, 1), (4, 3), (23, 16), (64, 3), (65, 5), (13, 11)] {
+        // (40 x 30 is past the words shifted on the stack.)
+        for (width, height) in [
+            (1, 7),
+            (7, 1),
+            (4, 3),
+            (23, 16),
+            (64, 3),
+            (65, 5),
+            (13, 11),
+            (40, 30),
+        ] {
             for shape in [GridShape::Square, GridShape::Hex] {
                 let kind = grid_kind(shape, width, height);
                 let n = width * height;

@@ -11,6 +11,7 @@ pub mod diag;
 pub mod disasm;
 pub mod excerpt;
 pub mod grid;
+pub mod pool;
 pub mod ruleset;
 pub mod span;
 pub mod symbols;
