@@ -10,7 +10,8 @@
 //! (the ISMCTS form of UCB). Rollouts (see `rollout.rs`) play random or
 //! greedy decisions for a bounded number of steps, then value the position
 //! by the outcome if the game is over, else by the ruleset's `evaluate(p)`
-//! (or the score): by default each seat's margin over the best other seat,
+//! (or the score): by default the seats leading share a reward of 1; with
+//! `reward=margin`, each seat earns its margin over the best other seat
 //! through a logistic (see [`Reward`]), so that a bot far ahead of the
 //! table still tells a good option from a poor one.
 
@@ -28,11 +29,8 @@ use crate::engine::{Decision, Game};
 use crate::ir::ruleset::Ruleset;
 
 /// Decisions a rollout plays, unless a cut-off is given, before the
-/// position is valued. Short: a long random rollout mostly adds noise (and
-/// costs most of an iteration); 20 decisions valued by the margin on
-/// `evaluate` build more in Tzolk'in than 60 and make an iteration about
-/// twice as cheap (see tests/bots.rs).
-pub const ROLLOUT_STEPS: u32 = 20;
+/// position is valued.
+pub const ROLLOUT_STEPS: u32 = 60;
 /// The exploration constant of UCB.
 const EXPLORE: f64 = 0.7;
 

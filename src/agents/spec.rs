@@ -46,8 +46,8 @@ pub enum AgentSpec {
         /// Decisions after which a rollout is valued by `evaluate`
         /// (`cutoff=`; default: [`super::ROLLOUT_STEPS`]).
         cutoff: Option<u64>,
-        /// How that value becomes rewards (`reward=`; default: the
-        /// margin over the best other seat).
+        /// How that value becomes rewards (`reward=`; default: 1 shared
+        /// by the leaders).
         reward: Reward,
         /// The rules' function valuing positions in place of `evaluate`
         /// (`eval=`).
@@ -460,7 +460,7 @@ mod tests {
                 ms: None,
                 rollout: Rollout::Random,
                 cutoff: None,
-                reward: Reward::Margin,
+                reward: Reward::Leaders,
                 eval: None,
             })
         );
@@ -505,7 +505,7 @@ mod tests {
                 ms: None,
                 rollout: Rollout::Greedy,
                 cutoff: Some(20),
-                reward: Reward::Margin,
+                reward: Reward::Leaders,
                 eval: None,
             }
         );
@@ -530,7 +530,7 @@ mod tests {
             "greedy:eval=evaluate_v2",
             "greedy:depth=6:eval=old_value",
             "mcts:iterations=300:eval=evaluate_v2",
-            "mcts:iterations=300:cutoff=20:reward=leaders",
+            "mcts:iterations=300:cutoff=20:reward=margin",
             "mcts:reward=chances",
         ] {
             assert_eq!(spec.parse::<AgentSpec>().unwrap().to_string(), spec);
