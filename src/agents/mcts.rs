@@ -11,7 +11,9 @@
 //! greedy decisions for a bounded number of steps, then value the position
 //! by the outcome if the game is over, else by the ruleset's `evaluate(p)`
 //! (or the score): by default the seats leading share a reward of 1; with
-//! an explicit cut-off, the values are normalised to win chances.
+//! `reward=margin`, each seat earns its margin over the best other seat
+//! through a logistic (see [`Reward`]), so that a bot far ahead of the
+//! table still tells a good option from a poor one.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,7 +22,7 @@ use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg64;
 
 use super::eval::{EvaluateSignatureError, Evaluator};
-use super::rollout::{self, Rollout, Valuation};
+use super::rollout::{self, Reward, Rollout};
 use super::{Agent, SearchStats};
 use crate::engine::sample::{determinize, uniform_below};
 use crate::engine::{Decision, Game};
@@ -190,9 +192,10 @@ pub struct MctsConfig {
     /// How rollouts choose their decisions.
     pub rollout: Rollout,
     /// Decisions a rollout plays before its position is valued by
-    /// `evaluate` normalised to win chances; `None`: [`ROLLOUT_STEPS`],
-    /// the seats leading by `evaluate` sharing the reward.
+    /// `evaluate`; `None`: [`ROLLOUT_STEPS`].
     pub cutoff: Option<u32>,
+    /// How the position a rollout ends at is turned into rewards.
+    pub reward: Reward,
     /// The ruleset's function valuing positions in place of `evaluate`
     /// (`eval=NAME`).
     pub eval: Option<String>,
@@ -249,11 +252,11 @@ impl MctsAgent {
     }
 
     /// The rollout's length and how its last position is valued.
-    fn rollout_shape(&self) -> (u32, Valuation) {
-        match self.config.cutoff {
-            Some(n) => (n, Valuation::Chances),
-            None => (ROLLOUT_STEPS, Valuation::Leaders),
-        }
+    fn rollout_shape(&self) -> (u32, Reward) {
+        (
+            self.config.cutoff.unwrap_or(ROLLOUT_STEPS),
+            self.config.reward,
+        )
     }
 }
 

@@ -20,7 +20,7 @@ mod spec;
 
 pub use greedy::GreedyAgent;
 pub use mcts::{MctsAgent, MctsConfig, ROLLOUT_STEPS};
-pub use rollout::Rollout;
+pub use rollout::{Reward, Rollout};
 pub use spec::{parse_agents, AgentListError, AgentSpec, AgentSpecError};
 
 use rand_core::SeedableRng;

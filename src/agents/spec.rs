@@ -3,6 +3,7 @@
 //! A spec is a bot name with options after colons: `random`, `greedy`,
 //! `mcts`, `mcts:iterations=2000`, `mcts:ms=50`,
 //! `mcts:iterations=2000:ms=50`, `mcts:rollout=greedy:cutoff=10`,
+//! `mcts:reward=leaders`,
 //! `greedy:depth=6:eval=evaluate_v2` (valuing positions with the rules'
 //! function `evaluate_v2` in place of `evaluate`). A list of
 //! specs, one per seat, is separated by commas:
@@ -12,7 +13,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::eval::EvaluateSignatureError;
-use super::{Agent, GreedyAgent, MctsAgent, MctsConfig, RandomAgent, Rollout};
+use super::{Agent, GreedyAgent, MctsAgent, MctsConfig, RandomAgent, Reward, Rollout};
 use crate::ir::ruleset::Ruleset;
 
 /// A bot, as named on the command line.
@@ -42,10 +43,12 @@ pub enum AgentSpec {
         ms: Option<u64>,
         /// How rollouts choose their decisions (`rollout=`).
         rollout: Rollout,
-        /// Decisions after which a rollout is valued by `evaluate` as win
-        /// chances (`cutoff=`; default: [`super::ROLLOUT_STEPS`], the
-        /// leaders sharing the reward).
+        /// Decisions after which a rollout is valued by `evaluate`
+        /// (`cutoff=`; default: [`super::ROLLOUT_STEPS`]).
         cutoff: Option<u64>,
+        /// How that value becomes rewards (`reward=`; default: 1 shared
+        /// by the leaders).
+        reward: Reward,
         /// The rules' function valuing positions in place of `evaluate`
         /// (`eval=`).
         eval: Option<String>,
@@ -54,11 +57,12 @@ pub enum AgentSpec {
 
 /// The bot names [`AgentSpec`] accepts, for error messages.
 pub const AGENT_NAMES: &str = "random, greedy, mcts (options after colons: greedy:depth=N, \
-mcts:iterations=N, mcts:ms=N, mcts:rollout=random|greedy, mcts:cutoff=N, and for both \
+mcts:iterations=N, mcts:ms=N, mcts:rollout=random|greedy, mcts:cutoff=N, \
+mcts:reward=margin|leaders|chances, and for both \
 eval=NAME)";
 
 /// The options of the mcts bot.
-const MCTS_OPTIONS: [&str; 5] = ["iterations", "ms", "rollout", "cutoff", "eval"];
+const MCTS_OPTIONS: [&str; 6] = ["iterations", "ms", "rollout", "cutoff", "reward", "eval"];
 
 /// Why an agent spec does not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -74,7 +78,7 @@ pub enum AgentSpecError {
     /// An mcts option without `=`.
     #[error(
         "bad mcts option `{option}`: expected `iterations=N`, `ms=N`, `rollout=random|greedy`, \
-         `cutoff=N` or `eval=NAME`"
+         `cutoff=N`, `reward=margin|leaders|chances` or `eval=NAME`"
     )]
     NotKeyValue {
         /// The option as written.
@@ -94,6 +98,12 @@ pub enum AgentSpecError {
         /// The option as written.
         option: String,
     },
+    /// A `reward=` that names no valuation.
+    #[error("bad mcts option `{option}`: the rewards are {}", Reward::NAMES)]
+    UnknownReward {
+        /// The option as written.
+        option: String,
+    },
     /// An mcts option written as a seat of its own (after a comma).
     #[error(
         "`{spec}` is an mcts option, not an agent: options follow the agent after colons \
@@ -105,7 +115,8 @@ pub enum AgentSpecError {
     },
     /// An mcts option that does not exist.
     #[error(
-        "unknown mcts option `{key}`: the options are `iterations`, `ms`, `rollout`, `cutoff` \
+        "unknown mcts option `{key}`: the options are `iterations`, `ms`, `rollout`, `cutoff`, \
+         `reward` \
          and `eval`"
     )]
     UnknownOption {
@@ -250,10 +261,10 @@ fn positive(opt: &str, value: &str) -> Result<u64, AgentSpecError> {
 }
 
 /// The mcts spec with `options` (`iterations=N`, `ms=N`,
-/// `rollout=random|greedy`, `cutoff=N`, `eval=NAME`).
+/// `rollout=random|greedy`, `cutoff=N`, `reward=NAME`, `eval=NAME`).
 fn mcts_options(options: &[&str]) -> Result<AgentSpec, AgentSpecError> {
     let (mut iterations, mut ms, mut rollout, mut cutoff) = (None, None, None, None);
-    let mut eval = None;
+    let (mut eval, mut reward) = (None, None);
     for opt in options {
         let Some((key, value)) = opt.split_once('=') else {
             return Err(AgentSpecError::NotKeyValue {
@@ -272,6 +283,12 @@ fn mcts_options(options: &[&str]) -> Result<AgentSpec, AgentSpecError> {
                 })?;
                 rollout.replace(r).is_some()
             }
+            "reward" => {
+                let r = Reward::named(value).ok_or_else(|| AgentSpecError::UnknownReward {
+                    option: opt.to_string(),
+                })?;
+                reward.replace(r).is_some()
+            }
             _ => {
                 return Err(AgentSpecError::UnknownOption {
                     key: key.to_string(),
@@ -289,6 +306,7 @@ fn mcts_options(options: &[&str]) -> Result<AgentSpec, AgentSpecError> {
         ms,
         rollout: rollout.unwrap_or_default(),
         cutoff,
+        reward: reward.unwrap_or_default(),
         eval,
     })
 }
@@ -313,6 +331,7 @@ impl fmt::Display for AgentSpec {
                 ms,
                 rollout,
                 cutoff,
+                reward,
                 eval,
             } => {
                 f.write_str("mcts")?;
@@ -327,6 +346,9 @@ impl fmt::Display for AgentSpec {
                 }
                 if let Some(n) = cutoff {
                     write!(f, ":cutoff={n}")?;
+                }
+                if *reward != Reward::default() {
+                    write!(f, ":reward={reward}")?;
                 }
                 if let Some(e) = eval {
                     write!(f, ":eval={e}")?;
@@ -359,6 +381,7 @@ impl AgentSpec {
                 ms,
                 rollout,
                 cutoff,
+                reward,
                 eval,
             } => {
                 let to_u32 = |n: &u64| (*n).min(u32::MAX as u64) as u32;
@@ -367,6 +390,7 @@ impl AgentSpec {
                     ms: *ms,
                     rollout: *rollout,
                     cutoff: cutoff.as_ref().map(to_u32),
+                    reward: *reward,
                     eval: eval.clone(),
                 };
                 Ok(Box::new(MctsAgent::with_config(rules, seed, config)?))
@@ -436,6 +460,7 @@ mod tests {
                 ms: None,
                 rollout: Rollout::Random,
                 cutoff: None,
+                reward: Reward::Leaders,
                 eval: None,
             })
         );
@@ -480,6 +505,7 @@ mod tests {
                 ms: None,
                 rollout: Rollout::Greedy,
                 cutoff: Some(20),
+                reward: Reward::Leaders,
                 eval: None,
             }
         );
@@ -504,6 +530,8 @@ mod tests {
             "greedy:eval=evaluate_v2",
             "greedy:depth=6:eval=old_value",
             "mcts:iterations=300:eval=evaluate_v2",
+            "mcts:iterations=300:cutoff=20:reward=margin",
+            "mcts:reward=chances",
         ] {
             assert_eq!(spec.parse::<AgentSpec>().unwrap().to_string(), spec);
         }
@@ -534,7 +562,13 @@ mod tests {
         let e = err("mcts:rollout");
         assert!(e.contains("rollout=random|greedy"), "{e}");
         let e = err("mcts:depth=3");
-        assert!(e.contains("`cutoff` and `eval`"), "{e}");
+        assert!(e.contains("`cutoff`, `reward` and `eval`"), "{e}");
+        let e = err("mcts:reward=best");
+        assert!(
+            e.contains("bad mcts option `reward=best`")
+                && e.contains("`margin`, `leaders` or `chances`"),
+            "{e}"
+        );
         // An option written after a comma reads as a seat of its own.
         let e = err("cutoff=20");
         assert!(
