@@ -68,9 +68,8 @@ pub enum Reward {
     /// logistic: `1 / (1 + exp(-margin / t))`, with the temperature `t`
     /// the spread of the values (best less worst, plus one). A seat far
     /// ahead still earns more for a larger lead, so the search keeps a
-    /// signal between its options when it dominates the table (in
-    /// Tzolk'in, with `cutoff=20`, it builds as a human would, but loses
-    /// two games in three to the default head to head).
+    /// signal between its options when it dominates the table (measured
+    /// figures against the default: docs and the bots tests).
     Margin,
     /// 1 shared among the seats with the best value (the default: a seat
     /// that leads in every rollout sees no difference between its options).
