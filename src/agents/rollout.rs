@@ -68,8 +68,8 @@ pub enum Reward {
     /// logistic: `1 / (1 + exp(-margin / t))`, with the temperature `t`
     /// the spread of the values (best less worst, plus one). A seat far
     /// ahead still earns more for a larger lead, so the search keeps a
-    /// signal between its options when it dominates the table (measured
-    /// figures against the default: docs and the bots tests).
+    /// signal between its options when it dominates the table (its measured
+    /// figures against the default are in the README).
     Margin,
     /// 1 shared among the seats with the best value (the default: a seat
     /// that leads in every rollout sees no difference between its options).
