@@ -2,12 +2,12 @@
 //! variants of `Op`): they read or change a set where it lies, in the
 //! state's words or in a local, rather than making a copy of it.
 
-use super::vars::var_offset;
+use super::vars::{slot, var_offset};
 use crate::engine::error::RuntimeError;
 use crate::engine::state::{State, Value};
 use crate::ir::bits;
 use crate::ir::bytecode::BinaryOp;
-use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
+use crate::ir::ruleset::{Ruleset, Ty};
 
 /// `VarSetIn`: the indices were taken (the element is at `off`); pops an
 /// item and tells whether it is in the set there. An integer variable
@@ -36,16 +36,7 @@ fn element(rules: &Ruleset, st: &State, v: u32, idx: &[i64]) -> Option<i64> {
     }
     let mut flat = 0usize;
     for (d, x) in vd.dims.iter().zip(idx) {
-        let k = x - d.lo;
-        let limit = if d.kind == Some(PLAYER) {
-            st.nplayers
-        } else {
-            d.size
-        };
-        if k < 0 || k as usize >= limit {
-            return None;
-        }
-        flat = flat * d.size + k as usize;
+        flat = flat * d.size + slot(d, *x, st.nplayers)?;
     }
     Some(st.words[vd.offset + flat * vd.elem_words])
 }

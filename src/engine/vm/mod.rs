@@ -22,7 +22,7 @@ use lists::list_op;
 use operators::{binary, int_binary};
 pub use sets::elements;
 use sets::{add_screened, members, set_next};
-use vars::var_offset;
+use vars::{slot, var_offset};
 
 /// Why the interpreter stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -547,14 +547,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::LoadVarAt(l, v) => {
                 let vd = &rules.vars[*v as usize];
                 if let ([d], false) = (vd.dims.as_slice(), matches!(vd.ty, Ty::Set(_))) {
-                    let k = stack[base + *l as usize].int() - d.lo;
-                    let limit = if d.kind == Some(PLAYER) {
-                        st.nplayers
-                    } else {
-                        d.size
-                    };
-                    if k >= 0 && (k as usize) < limit {
-                        stack.push(Value::I(st.words[vd.offset + k as usize * vd.elem_words]));
+                    if let Some(k) = slot(d, stack[base + *l as usize].int(), st.nplayers) {
+                        stack.push(Value::I(st.words[vd.offset + k * vd.elem_words]));
                         pc += 1;
                         continue;
                     }

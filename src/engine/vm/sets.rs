@@ -3,11 +3,12 @@
 //! value), a choice's options collected from a set, adjacency.
 
 use super::set_options_fit;
+use super::vars::slots;
 use crate::engine::error::RuntimeError;
 use crate::engine::state::{State, Value};
 use crate::ir::bits::{self, Bits};
 use crate::ir::bytecode::Op;
-use crate::ir::ruleset::{Ruleset, PLAYER};
+use crate::ir::ruleset::Ruleset;
 
 /// The members of a set, ascending.
 #[inline]
@@ -147,10 +148,6 @@ pub(super) fn add_screened(
 #[inline]
 pub(super) fn row<'s>(rules: &Ruleset, st: &'s State, v: u32) -> &'s [i64] {
     let vd = &rules.vars[v as usize];
-    let n = if vd.dims[0].kind == Some(PLAYER) {
-        st.nplayers
-    } else {
-        vd.dims[0].size
-    };
+    let n = slots(&vd.dims[0], st.nplayers);
     &st.words[vd.offset..vd.offset + n]
 }

@@ -4,8 +4,26 @@
 use super::err;
 use crate::engine::error::{ErrorKind, RuntimeError};
 use crate::engine::state::{State, Value};
-use crate::ir::ruleset::{Ruleset, PLAYER};
+use crate::ir::ruleset::{DimDef, Ruleset, PLAYER};
 use crate::ir::span::Span;
+
+/// The slots of dimension `d` in play: the seated players for a dimension
+/// indexed by player, else all its slots.
+#[inline(always)]
+pub(super) fn slots(d: &DimDef, nplayers: usize) -> usize {
+    if d.kind == Some(PLAYER) {
+        nplayers
+    } else {
+        d.size
+    }
+}
+
+/// The slot of index `x` in dimension `d`, when it is in play.
+#[inline(always)]
+pub(super) fn slot(d: &DimDef, x: i64, nplayers: usize) -> Option<usize> {
+    let k = x - d.lo;
+    (k >= 0 && (k as usize) < slots(d, nplayers)).then_some(k as usize)
+}
 
 /// Pops the indices of variable `v` and returns the offset of that element
 /// (or why the indices are out of range, an error the caller places at
@@ -17,15 +35,9 @@ pub(super) fn var_offset(rules: &Ruleset, st: &mut State, v: u32) -> Result<usiz
         [] => return Ok(vd.offset),
         [d] => {
             let x = st.vm.stack.last().map_or(0, Value::int);
-            let k = x - d.lo;
-            let limit = if d.kind == Some(PLAYER) {
-                st.nplayers
-            } else {
-                d.size
-            };
-            if k >= 0 && (k as usize) < limit {
+            if let Some(k) = slot(d, x, st.nplayers) {
                 st.vm.stack.pop();
-                return Ok(vd.offset + k as usize * vd.elem_words);
+                return Ok(vd.offset + k * vd.elem_words);
             }
         }
         _ => {}
@@ -40,13 +52,7 @@ fn var_offset_slow(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, Run
     let mut flat = 0usize;
     for (i, d) in vd.dims.iter().enumerate() {
         let x = st.vm.stack[at + i].int();
-        let k = x - d.lo;
-        let limit = if d.kind == Some(PLAYER) {
-            st.nplayers
-        } else {
-            d.size
-        };
-        if k < 0 || k as usize >= limit {
+        let Some(k) = slot(d, x, st.nplayers) else {
             let what = match d.kind {
                 Some(k) if x < 0 => format!("none (no `{}`)", rules.kinds[k as usize].name),
                 _ => x.to_string(),
@@ -57,8 +63,8 @@ fn var_offset_slow(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, Run
                 Span::default(),
                 format!("index {what} out of range for `{}`", vd.name),
             ));
-        }
-        flat = flat * d.size + k as usize;
+        };
+        flat = flat * d.size + k;
     }
     st.vm.stack.truncate(at);
     Ok(vd.offset + flat * vd.elem_words)
