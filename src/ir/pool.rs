@@ -78,6 +78,16 @@ fn layout(room: usize) -> Layout {
     Layout::array::<u64>(room + 1).expect("set size")
 }
 
+/// A block of `len` words (`len` > 0) with its header written: length
+/// and room both `len`; the words are left for the caller to write.
+#[inline]
+fn take_headed(len: usize) -> NonNull<u64> {
+    let block = take(len);
+    // Safety: a block taken has room for its header.
+    unsafe { block.as_ptr().write(len as u64 | (len as u64) << 32) };
+    block
+}
+
 /// A block with room for `room` words (at least one), its words not set.
 #[inline]
 fn take(room: usize) -> NonNull<u64> {
@@ -159,11 +169,10 @@ impl Bits {
         if len == 0 {
             return Bits::new();
         }
-        let block = take(len);
+        let block = take_headed(len);
         // Safety: the block has room for a header and `len` words.
         unsafe {
             let p = block.as_ptr();
-            p.write(len as u64 | (len as u64) << 32);
             for i in 0..len {
                 p.add(1 + i).write(word(i));
             }
@@ -185,14 +194,10 @@ impl Bits {
         if len == 0 {
             return Bits::new();
         }
-        let block = take(len);
+        let block = take_headed(len);
         // Safety: the block has room for a header and `len` words, and is
         // apart from `from`.
-        unsafe {
-            let p = block.as_ptr();
-            p.write(len as u64 | (len as u64) << 32);
-            copy_words(from.as_ptr(), p.add(1), len);
-        }
+        unsafe { copy_words(from.as_ptr(), block.as_ptr().add(1), len) };
         Bits { block }
     }
 
