@@ -211,6 +211,24 @@ fn judging_the_options_leaves_the_state_as_it_was() {
     }
 }
 
+/// The integer value of the expression `src`, compiled into `extra` (the
+/// game's rules) and evaluated on a copy of the game's state.
+fn int_of(extra: &mut tabula::model::Ruleset, g: &Game, src: &str) -> i64 {
+    let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
+    let (f, _) =
+        tabula::model::snippet::add_expr(extra, &e).unwrap_or_else(|d| panic!("{src}: {d:?}"));
+    let mut st = g.state().clone();
+    tabula::engine::vm::eval(extra, &mut st, f, Vec::new())
+        .unwrap_or_else(|e| panic!("{src}: {}", e.message))
+        .int()
+}
+
+/// Whether the expression `src` compiles against `extra`.
+fn compiles(extra: &mut tabula::model::Ruleset, src: &str) -> bool {
+    let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
+    tabula::model::snippet::add_expr(extra, &e).is_ok()
+}
+
 #[test]
 fn grids_give_neighbours_regions_and_components() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/regions");
@@ -261,11 +279,7 @@ fn grids_give_neighbours_regions_and_components() {
         ("count(adjacent({board_0_0, board_0_1}))", 5),
         ("count(adjacent(stones(black) - stones(black)))", 0),
     ] {
-        let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
-        let (f, _) = tabula::model::snippet::add_expr(&mut extra, &e).unwrap();
-        let mut st = g.state().clone();
-        let v = tabula::engine::vm::eval(&extra, &mut st, f, Vec::new()).unwrap();
-        assert_eq!(v.int(), want, "{src}");
+        assert_eq!(int_of(&mut extra, &g, src), want, "{src}");
     }
 }
 
@@ -290,12 +304,7 @@ fn run_length_counts_the_cells_of_a_set_in_a_line() {
         ("run_length(nth(board, 99), 1, 0, board)", 0), // none
         ("run_length(hexes_0_1, 1, 0, hexes)", 4),
     ] {
-        let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
-        let (f, _) = tabula::model::snippet::add_expr(&mut extra, &e)
-            .unwrap_or_else(|d| panic!("{src}: {d:?}"));
-        let mut st = g.state().clone();
-        let v = tabula::engine::vm::eval(&extra, &mut st, f, Vec::new()).unwrap();
-        assert_eq!(v.int(), want, "{src}");
+        assert_eq!(int_of(&mut extra, &g, src), want, "{src}");
     }
     // Mistakes are load errors: cells of another grid, a set where the
     // cell goes, a step left out.
@@ -304,11 +313,7 @@ fn run_length_counts_the_cells_of_a_set_in_a_line() {
         "run_length({board_0_0}, 1, 0, board)",
         "run_length(board_0_0, 1, {board_1_0})",
     ] {
-        let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
-        assert!(
-            tabula::model::snippet::add_expr(&mut extra, &e).is_err(),
-            "{src} should not compile"
-        );
+        assert!(!compiles(&mut extra, src), "{src} should not compile");
     }
 }
 
@@ -361,21 +366,12 @@ fn toward_steps_in_a_direction_and_connected_starts_from_a_set() {
             2,
         ),
     ] {
-        let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
-        let (f, _) = tabula::model::snippet::add_expr(&mut extra, &e)
-            .unwrap_or_else(|d| panic!("{src}: {d:?}"));
-        let mut st = g.state().clone();
-        let v = tabula::engine::vm::eval(&extra, &mut st, f, Vec::new()).unwrap();
-        assert_eq!(v.int(), want, "{src}");
+        assert_eq!(int_of(&mut extra, &g, src), want, "{src}");
     }
     // Mistakes are load errors: a direction that is not an int, a cell of
     // a kind that is not a grid.
     for src in ["toward(board_1_1, board_1_1)", "toward(black, 0)"] {
-        let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
-        assert!(
-            tabula::model::snippet::add_expr(&mut extra, &e).is_err(),
-            "{src} should not compile"
-        );
+        assert!(!compiles(&mut extra, src), "{src} should not compile");
     }
     let _ = legal_names(&mut g);
 }
