@@ -320,7 +320,7 @@ impl Game {
             self.pending = Some(p);
             return Err(ApplyError::NoIndex { index, count });
         };
-        legality::apply(&self.rules, &mut self.state, &d, next)?;
+        p.apply(&self.rules, &mut self.state, index, &d, next)?;
         // A copy of the name's text (`to_string` would format it).
         self.log.push(String::from(&*d.name));
         Ok(())
@@ -377,6 +377,16 @@ impl Game {
         })
     }
 
+    /// Forgets the options' tries kept for applying them: code is about to
+    /// run on the state (which may draw from its random generator), and
+    /// the decisions are then applied by running them again, as they
+    /// always were.
+    fn forget_tries(&mut self) {
+        if let Some(p) = &mut self.pending {
+            p.forget_tries();
+        }
+    }
+
     /// The result, once the game is over.
     pub fn outcome(&mut self) -> Result<Option<Outcome>, ApplyError> {
         if !self.is_over() {
@@ -402,6 +412,7 @@ impl Game {
     /// over), in declaration order: one value per seat for a per-seat
     /// metric, else one value. Reading them changes nothing.
     pub fn metrics(&mut self) -> Result<Vec<Vec<i64>>, ApplyError> {
+        self.forget_tries();
         let rules = self.rules.clone();
         let mut out = Vec::with_capacity(rules.metrics.len());
         for m in &rules.metrics {
@@ -426,6 +437,7 @@ impl Game {
     /// Why the game ended: the first of the ruleset's named endings whose
     /// condition holds (`None` when it names none, or none holds).
     pub fn ending(&mut self) -> Result<Option<String>, ApplyError> {
+        self.forget_tries();
         let rules = self.rules.clone();
         for e in &rules.endings {
             let holds = match e.when {
@@ -453,6 +465,7 @@ impl Game {
 
     /// Evaluates a compiled function (scenario assertions) on the state.
     pub fn eval(&mut self, func: u32) -> Result<Value, RuntimeError> {
+        self.forget_tries();
         let rules = self.rules.clone();
         vm::eval(&rules, &mut self.state, func, Vec::new())
     }

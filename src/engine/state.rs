@@ -206,6 +206,7 @@ pub struct Spare {
     frames: Vec<Vec<Frame>>,
     options: Vec<Vec<(u16, i64)>>,
     screens: Vec<Screening>,
+    words: Vec<Vec<(u32, i64)>>,
 }
 
 impl Clone for Spare {
@@ -241,6 +242,19 @@ impl Spare {
     #[inline]
     pub fn screening(&mut self) -> Screening {
         self.screens.pop().unwrap_or_default()
+    }
+
+    /// An empty list of written words.
+    #[inline]
+    pub fn words(&mut self) -> Vec<(u32, i64)> {
+        self.words.pop().unwrap_or_default()
+    }
+
+    /// Takes a list of written words back for later use (emptied).
+    #[inline]
+    pub fn give_words(&mut self, mut words: Vec<(u32, i64)>) {
+        words.clear();
+        self.words.push(words);
     }
 
     /// Takes buffers back for later use (emptied).

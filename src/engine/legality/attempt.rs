@@ -74,6 +74,77 @@ impl<'s> Attempt<'s> {
         st.cut_at_legal = s.cut_at_legal;
         st.spare.give(s.stack, s.frames, s.options, s.screened);
     }
+
+    /// Undoes the try, as dropping it does, and returns what the try left
+    /// (see [`Tried`]): the words it wrote, as they ended, and the
+    /// program it left, moved out rather than copied.
+    #[inline]
+    pub(crate) fn undo_keeping(mut self) -> Tried {
+        let s = self.saved.take().expect("a try in progress");
+        let st = &mut *self.st;
+        let mut words = st.spare.words();
+        // Newest first: a word written twice is listed with its last
+        // value first.
+        while st.trail.len() > s.trail {
+            let (i, old) = st.trail.pop().expect("trail entry");
+            words.push((i, mem::replace(&mut st.words[i as usize], old)));
+        }
+        let tried = Tried {
+            words,
+            stack: mem::replace(&mut st.vm.stack, s.stack),
+            frames: mem::replace(&mut st.vm.frames, s.frames),
+            options: mem::replace(&mut st.vm.options, s.options),
+            screened: mem::replace(&mut st.vm.screened, s.screened),
+            rng: mem::replace(&mut st.rng, s.rng),
+            status: mem::replace(&mut st.status, s.status),
+        };
+        st.recording = s.recording;
+        st.cut_at_legal = s.cut_at_legal;
+        tried
+    }
+}
+
+/// What a try left when it was undone ([`Attempt::undo_keeping`]):
+/// putting it back ([`Tried::redo`]) gives the state the same run would
+/// give again from where the try began, without running it.
+pub(crate) struct Tried {
+    /// The words the try wrote with the values they ended with, the last
+    /// written first (a word may be listed more than once).
+    words: Vec<(u32, i64)>,
+    stack: Vec<Value>,
+    frames: Vec<Frame>,
+    options: Vec<(u16, i64)>,
+    screened: Screening,
+    rng: Pcg64,
+    status: Status,
+}
+
+impl Tried {
+    /// Puts the try back on `st`, the state it was tried on (as it was
+    /// when the try began, no try in progress).
+    pub(crate) fn redo(self, st: &mut State) {
+        debug_assert!(!st.recording, "a try put back during a try");
+        // Oldest first, so that a word written twice ends with its last
+        // value.
+        for &(i, v) in self.words.iter().rev() {
+            st.words[i as usize] = v;
+        }
+        let stack = mem::replace(&mut st.vm.stack, self.stack);
+        let frames = mem::replace(&mut st.vm.frames, self.frames);
+        let options = mem::replace(&mut st.vm.options, self.options);
+        let screened = mem::replace(&mut st.vm.screened, self.screened);
+        st.spare.give(stack, frames, options, screened);
+        st.spare.give_words(self.words);
+        st.rng = self.rng;
+        st.status = self.status;
+    }
+
+    /// Gives the try's buffers back to `st`'s spares (it is not put back).
+    pub(crate) fn recycle(self, st: &mut State) {
+        st.spare
+            .give(self.stack, self.frames, self.options, self.screened);
+        st.spare.give_words(self.words);
+    }
 }
 
 impl Drop for Attempt<'_> {

@@ -28,7 +28,7 @@ use crate::engine::vm::{self, Exit};
 use crate::ir::ruleset::Ruleset;
 use crate::ir::span::Span;
 
-use attempt::Attempt;
+use attempt::{Attempt, Tried};
 use budget::Budget;
 pub use budget::{LISTING_STEPS, LOOKAHEAD_WAYS};
 pub(crate) use first::apply_first_legal;
@@ -101,7 +101,6 @@ pub(crate) enum Next {
 }
 
 /// The options of the pending choice, judged.
-#[derive(Clone)]
 pub(crate) struct Pending {
     /// The legal ones as `(arm, value, next)`, with what applying them
     /// takes: named only when asked (names are shared strings, whose
@@ -109,6 +108,22 @@ pub(crate) struct Pending {
     legal: Vec<(u16, i64, Next)>,
     /// The refused ones as `(arm, value, why)`: named only when asked.
     refused: Vec<(u16, i64, Why)>,
+    /// What the tries of legal options that ran to the next decision or
+    /// the end left, by their index in `legal`, in order: applying one
+    /// puts its try back instead of running it again.
+    kept: Vec<(usize, Tried)>,
+}
+
+impl Clone for Pending {
+    /// A copy without the tries kept (its options are applied by running
+    /// them again, as costly as copying a try).
+    fn clone(&self) -> Pending {
+        Pending {
+            legal: self.legal.clone(),
+            refused: self.refused.clone(),
+            kept: Vec::new(),
+        }
+    }
 }
 
 /// Judges every option of the choice `st` waits at. With `check_legal`,
@@ -167,6 +182,7 @@ fn try_each(
     let n = st.vm.options.len();
     let mut legal = Vec::with_capacity(n);
     let mut refused = Vec::new();
+    let mut kept = Vec::new();
     // Room for every option left, once one is refused (refusals come in
     // numbers where options are screened).
     let mut refuse = |i: usize, r: (u16, i64, Why)| {
@@ -203,17 +219,31 @@ fn try_each(
             }
             continue;
         }
-        match try_option(rules, st, cut, arm, value, &mut budget)? {
-            Verdict::Legal(next) => legal.push((arm, value, next)),
+        let (verdict, tried) = try_option(rules, st, cut, arm, value, &mut budget)?;
+        match verdict {
+            Verdict::Legal(next) => {
+                if let Some(t) = tried {
+                    kept.push((legal.len(), t));
+                }
+                legal.push((arm, value, next));
+            }
             Verdict::Refused(why) => refuse(i, (arm, value, why)),
         }
         i += 1;
     }
-    Ok((Pending { legal, refused }, !budget.ways_ran_out()))
+    let pending = Pending {
+        legal,
+        refused,
+        kept,
+    };
+    Ok((pending, !budget.ways_ran_out()))
 }
 
 /// Tries one option in place by a full run (and the look-ahead from
-/// where it stops) and undoes it, on what is left of `budget`.
+/// where it stops) and undoes it, on what is left of `budget`. When the
+/// option is legal and its run went to the next decision or the end
+/// (the run applying it would make), also returns what the try left
+/// (only with `cut`: the listing applied from).
 fn try_option(
     rules: &Ruleset,
     st: &mut State,
@@ -221,10 +251,10 @@ fn try_option(
     arm: u16,
     value: i64,
     budget: &mut Budget,
-) -> Result<Verdict, RuntimeError> {
+) -> Result<(Verdict, Option<Tried>), RuntimeError> {
     let mut attempt = Attempt::begin(st, cut);
     vm::resume(&mut attempt, arm, value);
-    Ok(match budget.run(rules, &mut attempt)? {
+    let verdict = match budget.run(rules, &mut attempt)? {
         Exit::Failed(m) => Verdict::Refused(Why::Message(m)),
         Exit::Decide => match lookahead::dead_end(rules, &mut attempt, LOOKAHEAD, budget)? {
             Some(why) => Verdict::Refused(why),
@@ -232,7 +262,12 @@ fn try_option(
         },
         Exit::Legal(m) => Verdict::Legal(Next::Rerun(m)),
         Exit::Over => Verdict::Legal(Next::Run),
-    })
+    };
+    // The look-ahead's ways are undone: the state is where the option's
+    // run stopped.
+    let keep = cut && matches!(verdict, Verdict::Legal(Next::Run));
+    let tried = keep.then(|| attempt.undo_keeping());
+    Ok((verdict, tried))
 }
 
 impl Pending {
@@ -265,6 +300,40 @@ impl Pending {
         let (arm, value, next) = *self.legal.get(index)?;
         let name = option_name(rules, st, arm, value);
         Some((Decision { name, arm, value }, next))
+    }
+
+    /// Applies the `index`-th legal decision `d` (as [`Pending::take`]
+    /// gives it) to `st`, the state judged: by putting its try back when
+    /// it was kept, else as [`apply`] does. The other tries' buffers go
+    /// back to `st`'s spares.
+    pub(crate) fn apply(
+        self,
+        rules: &Ruleset,
+        st: &mut State,
+        index: usize,
+        d: &Decision,
+        next: Next,
+    ) -> Result<(), RuntimeError> {
+        let mut chosen = None;
+        for (i, t) in self.kept {
+            if i == index && !st.recording {
+                chosen = Some(t);
+            } else {
+                t.recycle(st);
+            }
+        }
+        match chosen {
+            Some(t) => {
+                t.redo(st);
+                Ok(())
+            }
+            None => apply(rules, st, d, next),
+        }
+    }
+
+    /// Forgets the tries kept (the state they were tried on may change).
+    pub(crate) fn forget_tries(&mut self) {
+        self.kept.clear();
     }
 
     /// The options refused, named, with their reasons.
