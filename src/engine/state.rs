@@ -44,7 +44,7 @@ impl Value {
 }
 
 /// A call frame.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct Frame {
     /// The function running.
     pub func: u32,
@@ -220,7 +220,7 @@ impl Spare {
     #[inline]
     pub fn stack(&mut self, from: &[Value]) -> Vec<Value> {
         let mut v = self.stacks.pop().unwrap_or_default();
-        v.extend_from_slice(from);
+        copy_values(from, &mut v);
         v
     }
 
@@ -274,6 +274,33 @@ impl Spare {
         self.frames.push(frames);
         self.options.push(options);
         self.screens.push(screening);
+    }
+}
+
+/// Sets `to` (empty) to a copy of `from`: the values are copied as they
+/// lie, in one block, then each set among them is given its own copy of
+/// its words (a stack holds mostly integers: cloning value by value
+/// tested every one of them twice and wrote it field by field).
+#[inline]
+fn copy_values(from: &[Value], to: &mut Vec<Value>) {
+    debug_assert!(to.is_empty());
+    to.reserve(from.len());
+    let dst = to.as_mut_ptr();
+    // Safety: `to` has room for `from.len()` values and is apart from
+    // `from`. Until `set_len`, the copies are not `to`'s: a set copied as
+    // it lies shares its block with the original, and is overwritten
+    // (without being dropped) by a copy of its own before `to` owns it.
+    // If a copy panics, `to` stays empty and owns none of them (the sets
+    // already copied leak; nothing is freed twice). Integers are plain
+    // data. Nothing here depends on the rules being run.
+    unsafe {
+        std::ptr::copy_nonoverlapping(from.as_ptr(), dst, from.len());
+        for (k, v) in from.iter().enumerate() {
+            if let Value::S(bits) = v {
+                std::ptr::write(dst.add(k), Value::S(bits.clone()));
+            }
+        }
+        to.set_len(from.len());
     }
 }
 

@@ -362,6 +362,9 @@ impl Ruleset {
     }
 
     /// The display name of a value of a type, shared when it can be.
+    /// Inlined where options are named: the shared names are looked up in
+    /// place, the others made out of line.
+    #[inline]
     pub fn label(&self, ty: &Ty, value: i64, players: usize) -> Arc<str> {
         let shared = match ty {
             Ty::Ent(k) if *k != PLAYER || (0..players as i64).contains(&value) => {
@@ -376,8 +379,14 @@ impl Ruleset {
         };
         match shared {
             Some(l) => l.clone(),
-            None => Arc::from(self.display(ty, value, players)),
+            None => self.label_made(ty, value, players),
         }
+    }
+
+    /// The display name of a value without a shared one, made.
+    #[inline(never)]
+    fn label_made(&self, ty: &Ty, value: i64, players: usize) -> Arc<str> {
+        Arc::from(self.display(ty, value, players))
     }
 
     /// The display name of a value of a type.

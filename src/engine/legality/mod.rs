@@ -25,7 +25,7 @@ use std::sync::Arc;
 use crate::engine::error::{ErrorKind, RuntimeError};
 use crate::engine::state::{Screening, State, Status};
 use crate::engine::vm::{self, Exit};
-use crate::ir::ruleset::Ruleset;
+use crate::ir::ruleset::{ArmDef, Ruleset};
 use crate::ir::span::Span;
 
 use attempt::{Attempt, Tried};
@@ -278,10 +278,15 @@ impl Pending {
         rules: &'a Ruleset,
         st: &'a State,
     ) -> impl ExactSizeIterator<Item = Decision> + 'a {
-        self.legal.iter().map(|(arm, value, _)| Decision {
-            name: option_name(rules, st, *arm, *value),
-            arm: *arm,
-            value: *value,
+        // The choice's arms looked up once for all its options.
+        let arms = match st.status {
+            Status::Waiting { choice, .. } => &rules.choices[choice as usize].arms[..],
+            _ => &[],
+        };
+        self.legal.iter().map(move |&(arm, value, _)| Decision {
+            name: arm_option_name(rules, arms, st.nplayers, arm, value),
+            arm,
+            value,
         })
     }
 
@@ -456,7 +461,23 @@ fn name_at(rules: &Ruleset, status: &Status, players: usize, arm: u16, value: i6
     let Status::Waiting { choice, .. } = *status else {
         return Arc::from("");
     };
-    let def = &rules.choices[choice as usize].arms[arm as usize];
+    let arms = &rules.choices[choice as usize].arms;
+    arm_option_name(rules, arms, players, arm, value)
+}
+
+/// The name of the option `(arm, value)` of a choice with these `arms`,
+/// with `players` seated.
+#[inline]
+fn arm_option_name(
+    rules: &Ruleset,
+    arms: &[ArmDef],
+    players: usize,
+    arm: u16,
+    value: i64,
+) -> Arc<str> {
+    let Some(def) = arms.get(arm as usize) else {
+        return Arc::from("");
+    };
     match &def.name {
         Some(n) => n.clone(),
         None => rules.label(&def.ty, value, players),
