@@ -94,6 +94,8 @@ pub struct Game {
     seed: u64,
     log: Vec<String>,
     pending: Option<Pending>,
+    /// An emptied listing whose buffers the next one fills.
+    recycled: Pending,
     check_legal: bool,
 }
 
@@ -117,6 +119,7 @@ impl Game {
             seed,
             log: Vec::new(),
             pending: None,
+            recycled: Pending::default(),
             check_legal: rules.check_legal,
         };
         vm::start(&mut g.state, rules.main, &rules, Vec::new());
@@ -170,6 +173,7 @@ impl Game {
             seed,
             log: Vec::new(),
             pending: None,
+            recycled: Pending::default(),
         };
         g.advance_fresh()?;
         Ok(g)
@@ -201,6 +205,7 @@ impl Game {
             seed: self.seed,
             log: Vec::new(),
             pending: self.pending.clone(),
+            recycled: Pending::default(),
             check_legal: self.check_legal,
         }
     }
@@ -279,7 +284,8 @@ impl Game {
     /// Judges the options of the pending choice (once per choice).
     fn judge(&mut self) -> Result<(), ApplyError> {
         if self.pending.is_none() {
-            let judged = legality::judge(&self.rules, &mut self.state, self.check_legal)?;
+            let into = std::mem::take(&mut self.recycled);
+            let judged = legality::judge(&self.rules, &mut self.state, self.check_legal, into)?;
             self.pending = Some(judged);
         }
         Ok(())
@@ -314,13 +320,15 @@ impl Game {
             return Err(ApplyError::Over);
         }
         self.judge()?;
-        let p = self.pending.take().expect("judged");
+        let mut p = self.pending.take().expect("judged");
         let Some((d, next)) = p.take(&self.rules, &self.state, index) else {
             let count = p.count();
             self.pending = Some(p);
             return Err(ApplyError::NoIndex { index, count });
         };
         p.apply(&self.rules, &mut self.state, index, &d, next)?;
+        p.clear();
+        self.recycled = p;
         // A copy of the name's text (`to_string` would format it).
         self.log.push(String::from(&*d.name));
         Ok(())

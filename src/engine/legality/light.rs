@@ -92,9 +92,30 @@ impl<'s> PrefixRun<'s> {
         value: i64,
         budget: &mut Budget,
     ) -> Result<Verdict, RuntimeError> {
-        if let Some(m) = legal_at_start(rules, self.st, light) {
+        if let Some(m) = self.legal_at_start(rules, light) {
             return Ok(Verdict::Legal(Next::Rerun(m)));
         }
+        self.run_prefix(rules, light, value, budget)
+    }
+
+    /// The `legal;` the pure prefix `light` starts with, if it does: the
+    /// options of its arm are then legal untried (the same for every
+    /// option of the arm).
+    #[inline]
+    pub(super) fn legal_at_start(&self, rules: &Ruleset, light: LightArm) -> Option<u32> {
+        legal_at_start(rules, self.st, light)
+    }
+
+    /// [`PrefixRun::try_one`] for a prefix that does not start with
+    /// `legal;` ([`PrefixRun::legal_at_start`] is `None`): runs it.
+    #[inline]
+    pub(super) fn run_prefix(
+        &mut self,
+        rules: &Ruleset,
+        light: LightArm,
+        value: i64,
+        budget: &mut Budget,
+    ) -> Result<Verdict, RuntimeError> {
         let st = &mut *self.st;
         let base = st.vm.frames.last().map_or(0, |f| f.base);
         if let Some(slot) = light.bind {

@@ -100,7 +100,9 @@ pub(crate) enum Next {
     Rerun(u32),
 }
 
-/// The options of the pending choice, judged.
+/// The options of the pending choice, judged. An empty one (`default`)
+/// lends its buffers to the next listing ([`judge`]).
+#[derive(Default)]
 pub(crate) struct Pending {
     /// The legal ones as `(arm, value, next)`, with what applying them
     /// takes: named only when asked (names are shared strings, whose
@@ -126,20 +128,23 @@ impl Clone for Pending {
     }
 }
 
-/// Judges every option of the choice `st` waits at. With `check_legal`,
-/// every option is also run in full, and the answers must agree.
+/// Judges every option of the choice `st` waits at, into the buffers of
+/// `into` (an emptied listing: see [`Pending::clear`]). With
+/// `check_legal`, every option is also run in full, and the answers must
+/// agree.
 pub(crate) fn judge(
     rules: &Ruleset,
     st: &mut State,
     check_legal: bool,
+    into: Pending,
 ) -> Result<Pending, RuntimeError> {
     check::names(rules, st)?;
     let full = if check_legal {
-        Some(try_options(rules, st, false)?)
+        Some(try_options(rules, st, false, Pending::default())?)
     } else {
         None
     };
-    let (pending, cut_whole) = try_options(rules, st, true)?;
+    let (pending, cut_whole) = try_options(rules, st, true, into)?;
     // Where the look-ahead ran out of ways, its answers are not the full
     // ones: the two listings cannot be compared.
     if let Some((full, full_whole)) = full {
@@ -159,14 +164,15 @@ fn try_options(
     rules: &Ruleset,
     st: &mut State,
     cut: bool,
+    into: Pending,
 ) -> Result<(Pending, bool), RuntimeError> {
     if st.vm.screened.is_empty() {
-        return try_each(rules, st, cut, &Screening::default());
+        return try_each(rules, st, cut, &Screening::default(), into);
     }
     // The screening is read while the options are tried, which set the
     // state's aside and put it back: it is held apart meanwhile.
     let screened = std::mem::take(&mut st.vm.screened);
-    let tried = try_each(rules, st, cut, &screened);
+    let tried = try_each(rules, st, cut, &screened, into);
     st.vm.screened = screened;
     tried
 }
@@ -177,16 +183,20 @@ fn try_each(
     st: &mut State,
     cut: bool,
     screened: &Screening,
+    into: Pending,
 ) -> Result<(Pending, bool), RuntimeError> {
     let mut budget = Budget::new(choice_span(rules, st));
     let n = st.vm.options.len();
-    let mut legal = Vec::with_capacity(n);
-    let mut refused = Vec::new();
-    let mut kept = Vec::new();
+    let Pending {
+        mut legal,
+        mut refused,
+        mut kept,
+    } = into;
+    legal.reserve(n);
     // Room for every option left, once one is refused (refusals come in
     // numbers where options are screened).
     let mut refuse = |i: usize, r: (u16, i64, Why)| {
-        if refused.capacity() == 0 {
+        if refused.is_empty() {
             refused.reserve(n - i);
         }
         refused.push(r);
@@ -205,11 +215,13 @@ fn try_each(
             // The options of this arm that follow, tried one after another
             // with the state set once for their prefixes.
             let mut run = light::PrefixRun::enter(st);
+            let at_start = run.legal_at_start(rules, prefix);
             while i < n && run.vm.options[i].0 == arm {
                 let value = run.vm.options[i].1;
-                let verdict = match screen.refusal(i, value) {
-                    Some(m) => Verdict::Refused(Why::Message(m)),
-                    None => run.try_one(rules, prefix, value, &mut budget)?,
+                let verdict = match (screen.refusal(i, value), at_start) {
+                    (Some(m), _) => Verdict::Refused(Why::Message(m)),
+                    (None, Some(m)) => Verdict::Legal(Next::Rerun(m)),
+                    (None, None) => run.run_prefix(rules, prefix, value, &mut budget)?,
                 };
                 match verdict {
                     Verdict::Legal(next) => legal.push((arm, value, next)),
@@ -309,10 +321,10 @@ impl Pending {
 
     /// Applies the `index`-th legal decision `d` (as [`Pending::take`]
     /// gives it) to `st`, the state judged: by putting its try back when
-    /// it was kept, else as [`apply`] does. The other tries' buffers go
-    /// back to `st`'s spares.
+    /// it was kept, else as [`apply`] does. The tries kept are all taken
+    /// (the others' buffers go back to `st`'s spares).
     pub(crate) fn apply(
-        self,
+        &mut self,
         rules: &Ruleset,
         st: &mut State,
         index: usize,
@@ -320,7 +332,7 @@ impl Pending {
         next: Next,
     ) -> Result<(), RuntimeError> {
         let mut chosen = None;
-        for (i, t) in self.kept {
+        for (i, t) in self.kept.drain(..) {
             if i == index && !st.recording {
                 chosen = Some(t);
             } else {
@@ -338,6 +350,13 @@ impl Pending {
 
     /// Forgets the tries kept (the state they were tried on may change).
     pub(crate) fn forget_tries(&mut self) {
+        self.kept.clear();
+    }
+
+    /// Empties the listing, keeping its buffers for the next one.
+    pub(crate) fn clear(&mut self) {
+        self.legal.clear();
+        self.refused.clear();
         self.kept.clear();
     }
 
