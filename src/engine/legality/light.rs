@@ -56,7 +56,9 @@ fn legal_at_start(rules: &Ruleset, st: &State, light: LightArm) -> Option<u32> {
 /// recorded; what it changes (the status, the try flags, the stack above
 /// the frame's, the frame's next instruction) is put back after each
 /// option and when this is dropped. The local receiving the options'
-/// values keeps the last one.
+/// values keeps the last one, and the locals a prefix sets what its last
+/// run set (the arm sets them again before reading them): a try kept for
+/// applying (see `Pending::apply`) may differ there from a run again.
 pub(super) struct PrefixRun<'s> {
     st: &'s mut State,
     status: Status,

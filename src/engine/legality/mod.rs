@@ -88,9 +88,10 @@ impl Why {
     }
 }
 
-/// What applying a legal decision takes: it is run again from the
-/// pending choice (one run costs less than keeping a copy of the state
-/// for every legal option, of which one is chosen).
+/// What applying a legal decision takes when its try was not kept (see
+/// [`Pending::apply`]): it is run again from the pending choice (one run
+/// costs less than keeping a copy of the state for every legal option, of
+/// which one is chosen).
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Next {
     /// Its run went to the next decision or the end: run again, the same
