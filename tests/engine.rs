@@ -714,6 +714,12 @@ fn search_bots_copy_the_position_never_the_history() {
     let mut rng = rand_pcg::Pcg64::seed_from_u64(1);
     let d = tabula::determinize(&g, 0, &mut rng);
     assert!(d.history().is_empty());
+    // An unrecorded copy plays on without writing its history.
+    let mut u = g.fork().unrecorded();
+    u.apply(0).unwrap();
+    g.apply(0).unwrap();
+    assert_eq!(u.state().hash(), g.state().hash());
+    assert!(u.history().is_empty() && u.fork().history().is_empty());
 }
 
 /// A ruleset of the hostile-inputs suite (`tests/hostile/<case>/rules`).

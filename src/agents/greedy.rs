@@ -187,7 +187,7 @@ impl Agent for GreedyAgent {
         let me = game.to_move().unwrap_or(0);
         // Each decision is tried on a determinization: what the seat cannot
         // see (other hands, the bag, future chance) is sampled, not read.
-        let mut seen = determinize(game, me, &mut self.rng);
+        let mut seen = determinize(game, me, &mut self.rng).unrecorded();
         let Ok(options) = seen.legal() else {
             return uniform_below(&mut self.rng, legal.len());
         };

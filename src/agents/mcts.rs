@@ -277,7 +277,7 @@ impl Agent for MctsAgent {
         let mut n = 0;
         while !self.done(n, start) {
             n += 1;
-            let mut g = determinize(game, me, &mut self.rng);
+            let mut g = determinize(game, me, &mut self.rng).unrecorded();
             let path = tree.descend(&mut g, &mut self.rng);
             rollout::play(&mut g, &mut self.rng, self.config.rollout, steps, key);
             let r = rollout::rewards(&mut g, &self.eval, valuation);

@@ -93,6 +93,9 @@ pub struct Game {
     state: State,
     seed: u64,
     log: Vec<String>,
+    /// Whether the decisions applied are written to `log` (not in the
+    /// copies a search bot plays on: see [`Game::unrecorded`]).
+    record: bool,
     pending: Option<Pending>,
     /// An emptied listing whose buffers the next one fills.
     recycled: Pending,
@@ -118,6 +121,7 @@ impl Game {
             rules: rules.clone(),
             seed,
             log: Vec::new(),
+            record: true,
             pending: None,
             recycled: Pending::default(),
             check_legal: rules.check_legal,
@@ -172,6 +176,7 @@ impl Game {
             rules,
             seed,
             log: Vec::new(),
+            record: true,
             pending: None,
             recycled: Pending::default(),
         };
@@ -204,10 +209,20 @@ impl Game {
             state: self.state.clone(),
             seed: self.seed,
             log: Vec::new(),
+            record: self.record,
             pending: self.pending.clone(),
             recycled: Pending::default(),
             check_legal: self.check_legal,
         }
+    }
+
+    /// The game as it is, its history left as it stands from now on: the
+    /// decisions applied are no longer written to it. What a search bot
+    /// plays its iterations on, which never reads the history, so that a
+    /// decision costs no copy of its name; forks of it are unrecorded too.
+    pub fn unrecorded(mut self) -> Game {
+        self.record = false;
+        self
     }
 
     /// The ruleset.
@@ -329,8 +344,10 @@ impl Game {
         p.apply(&self.rules, &mut self.state, index, &d, next)?;
         p.clear();
         self.recycled = p;
-        // A copy of the name's text (`to_string` would format it).
-        self.log.push(String::from(&*d.name));
+        if self.record {
+            // A copy of the name's text (`to_string` would format it).
+            self.log.push(String::from(&*d.name));
+        }
         Ok(())
     }
 
@@ -352,7 +369,9 @@ impl Game {
         }
         match legality::apply_first_legal(&self.rules, &mut self.state, rng)? {
             Some(name) => {
-                self.log.push(String::from(&*name));
+                if self.record {
+                    self.log.push(String::from(&*name));
+                }
                 Ok(true)
             }
             None => Ok(false),

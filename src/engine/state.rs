@@ -275,6 +275,23 @@ impl Spare {
         self.options.push(options);
         self.screens.push(screening);
     }
+
+    /// An empty program made of spare buffers.
+    #[inline]
+    pub fn vm(&mut self) -> Vm {
+        Vm {
+            stack: self.stack(&[]),
+            frames: self.frames(&[]),
+            options: self.options(),
+            screened: self.screening(),
+        }
+    }
+
+    /// Takes a program's buffers back for later use.
+    #[inline]
+    pub fn give_vm(&mut self, vm: Vm) {
+        self.give(vm.stack, vm.frames, vm.options, vm.screened);
+    }
 }
 
 /// Sets `to` (empty) to a copy of `from`: the values are copied as they

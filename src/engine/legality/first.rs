@@ -2,9 +2,11 @@
 //! bots: the options of the pending choice are tried in a random order
 //! (a Fisher–Yates shuffle drawn one option at a time) and the first legal
 //! one is applied. Each option is judged as the listing judges it (same
-//! screening, light tries, look-ahead); as the order is uniform, the option
-//! applied is uniform among the legal ones, like a uniform pick from the
-//! full listing, at the cost of the options tried before it.
+//! screening, same stop at `legal;`, same look-ahead); as the order is
+//! uniform, the option applied is uniform among the legal ones, like a
+//! uniform pick from the full listing, at the cost of the options tried
+//! before it. An option is tried by the run that applies it: kept when
+//! legal, undone when not.
 
 use std::sync::Arc;
 
@@ -19,8 +21,7 @@ use crate::ir::ruleset::Ruleset;
 
 use super::attempt::Attempt;
 use super::budget::Budget;
-use super::{apply, check, choice_span, light, lookahead, name_at, option_name, screening};
-use super::{Decision, Verdict, LOOKAHEAD};
+use super::{check, choice_span, lookahead, name_at, screening, LOOKAHEAD};
 
 /// Applies the first legal option of the choice `st` waits at, in an order
 /// drawn from `rng`; returns its name, or `None` (and `st` as it was) when
@@ -43,16 +44,10 @@ pub(crate) fn apply_first_legal(
         if screening::refusal(rules, &st.vm.screened, i, value).is_some() {
             continue;
         }
-        if let Some(prefix) = light::prefix(rules, st, arm) {
-            if let Verdict::Legal(next) = light::try_prefix(rules, st, prefix, value, &mut budget)?
-            {
-                let name = option_name(rules, st, arm, value);
-                let d = Decision { name, arm, value };
-                apply(rules, st, &d, next)?;
-                return Ok(Some(d.name));
-            }
-            continue;
-        }
+        // An option of a light arm is tried by this run too: its pure
+        // prefix stops at `legal;` (or breaks a requirement) as a light try
+        // would, and the run goes on from there, so that a legal option is
+        // run once, not tried by its prefix and then run again.
         let mut attempt = Attempt::begin(st, true);
         vm::resume(&mut attempt, arm, value);
         match budget.run(rules, &mut attempt)? {

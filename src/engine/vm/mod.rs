@@ -53,8 +53,9 @@ pub fn start(state: &mut State, func: u32, rules: &Ruleset, args: Vec<Value>) {
     let base = state.vm.stack.len() as u32;
     let f = &rules.funcs[func as usize];
     state.vm.stack.extend(args);
-    while state.vm.stack.len() < base as usize + f.nlocals {
-        state.vm.stack.push(Value::I(0));
+    let locals = base as usize + f.nlocals;
+    if state.vm.stack.len() < locals {
+        state.vm.stack.resize(locals, Value::I(0));
     }
     state.vm.frames.push(Frame { func, pc: 0, base });
     state.status = Status::Running;
@@ -67,21 +68,25 @@ pub fn resume(state: &mut State, arm: u16, value: i64) {
     state.status = Status::Running;
 }
 
-/// Evaluates a function to a value, on a scratch copy of the program.
+/// Evaluates a function to a value, on a scratch program whose buffers
+/// are the state's spare ones (an evaluation allocates nothing once they
+/// have grown: search bots evaluate positions by the thousand).
 pub fn eval(
     rules: &Ruleset,
     state: &mut State,
     func: u32,
     args: Vec<Value>,
 ) -> Result<Value, RuntimeError> {
-    let saved = std::mem::take(&mut state.vm);
+    let scratch = state.spare.vm();
+    let saved = std::mem::replace(&mut state.vm, scratch);
     let saved_status = state.status.clone();
     // An evaluation runs to its end: a `legal;` on the way stops nothing.
     let saved_cut = std::mem::replace(&mut state.cut_at_legal, false);
     start(state, func, rules, args);
     let r = run(rules, state);
     let out = state.vm.stack.pop().unwrap_or(Value::I(0));
-    state.vm = saved;
+    let used = std::mem::replace(&mut state.vm, saved);
+    state.spare.give_vm(used);
     state.status = saved_status;
     state.cut_at_legal = saved_cut;
     match r? {
