@@ -60,8 +60,15 @@ impl Compiler<'_> {
                 jumps
             }
             _ => {
+                // A call of a boolean function that is inlined compiles
+                // its body as this branch.
+                f.branch_into = matches!(c.kind, ExprKind::Call(..)).then_some((when, sp));
                 let t = self.expr(f, c);
+                f.branch_into = None;
                 self.expect(&Ty::Bool, &t, c.span, what);
+                if let Some(jumps) = f.branched.take() {
+                    return jumps;
+                }
                 let mut jump_if = when;
                 if when && is_comparison(c) {
                     if let Some(Op::Bin(op)) = f.code.last_mut() {

@@ -35,6 +35,13 @@ pub struct FnCtx {
     loops: Vec<LoopCtx>,
     pub(super) is_proc: bool,
     pub(super) ret: Ty,
+    /// Set while a call is compiled as a condition's branch (jump when
+    /// the value is the flag, with the span): an inlined boolean function
+    /// then compiles its body as the branch.
+    pub(super) branch_into: Option<(bool, Span)>,
+    /// The jumps of a call's body compiled as a branch, for the condition
+    /// that asked.
+    pub(super) branched: Option<Vec<usize>>,
 }
 
 impl FnCtx {
@@ -49,6 +56,8 @@ impl FnCtx {
             loops: Vec::new(),
             is_proc,
             ret,
+            branch_into: None,
+            branched: None,
         };
         for (n, t) in params {
             f.declare(n, t.clone());
