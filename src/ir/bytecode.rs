@@ -318,52 +318,117 @@ pub enum Op {
 
 /// Fuses common instruction sequences (see the fused variants of [`Op`]).
 /// Every instruction keeps its index, so jumps need no change.
+///
+/// A fusion is left out where it would hide a longer one just after it:
+/// each index gets its fusion or its own instruction, whichever runs the
+/// fewer instructions from there on, going straight (a fused instruction
+/// skips its sequence); the fusion when they run as many.
 pub fn fuse(code: &mut [Op]) {
     let orig = code.to_vec();
-    for i in 0..orig.len() {
-        if let Some(op) = fuse_long(&orig[i..]) {
-            code[i] = op;
-            continue;
-        }
-        let next = orig.get(i + 1);
-        let fused = match (&orig[i], next, orig.get(i + 2)) {
-            (Op::LoadVar(v), Some(Op::SetIn), _) => Some(Op::VarSetIn(*v)),
-            (
-                Op::LoadVar(v),
-                Some(Op::Bin(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::And))),
-                _,
-            ) => Some(Op::VarSetBin(*v, *op)),
-            (Op::Const(k), Some(Op::Bin(op)), Some(Op::JumpIfNot(t))) if fusable(*op) => {
-                Some(Op::BinKJumpIfNot(*op, *k, *t))
+    let n = orig.len();
+    // `runs[i]`: instructions run from `i` to the next jump or the end.
+    let mut runs = vec![0u32; n + 1];
+    for i in (0..n).rev() {
+        let cost = |op: &Op, len: usize| {
+            1 + if ends_path(op) {
+                0
+            } else {
+                runs[(i + len).min(n)]
             }
-            (Op::Dup, Some(Op::JumpIfNot(t)), Some(Op::Pop)) => Some(Op::AndJump(*t)),
-            (Op::Dup, Some(Op::JumpIf(t)), Some(Op::Pop)) => Some(Op::OrJump(*t)),
-            (Op::Load(l), Some(Op::LoadVar(v)), _) => Some(Op::LoadVarAt(*l, *v)),
-            (Op::SetNext { set, cur, var }, Some(Op::JumpIfNot(t)), _) => Some(Op::SetNextOrJump {
-                set: *set,
-                cur: *cur,
-                var: *var,
-                done: *t,
-            }),
-            (Op::Load(l), Some(Op::Const(k)), Some(Op::Bin(op))) if fusable(*op) => {
-                Some(Op::LoadBinK(*l, *op, *k))
-            }
-            (Op::Const(k), Some(Op::Bin(op)), _) if fusable(*op) => Some(Op::BinK(*op, *k)),
-            (Op::Bin(op), Some(Op::JumpIfNot(t)), _) if fusable(*op) => {
-                Some(Op::BinJumpIfNot(*op, *t))
-            }
-            (Op::Load(a), Some(Op::Load(b)), _) => Some(Op::Load2(*a, *b)),
-            (Op::Store(a), Some(Op::Load(b)), _) => Some(Op::StoreLoad(*a, *b)),
-            (Op::Load(l), Some(Op::Field(k, f)), _) => Some(Op::LoadField(*l, *k, *f)),
-            (Op::Store(a), Some(Op::Store(b)), _) => Some(Op::Store2(*a, *b)),
-            (Op::Load(a), Some(Op::Store(b)), _) => Some(Op::Move(*a, *b)),
-            (Op::Const(k), Some(Op::Store(a)), _) => Some(Op::SetLocal(*a, *k)),
-            (Op::Store(a), Some(Op::Jump(t)), _) => Some(Op::StoreJump(*a, *t)),
-            _ => None,
         };
-        if let Some(op) = fused {
-            code[i] = op;
+        let fused = fusion(&orig[i..]).map(|op| {
+            let c = cost(&op, fused_len(&op));
+            (op, c)
+        });
+        let plain = cost(&orig[i], 1);
+        runs[i] = match fused {
+            Some((op, c)) if c <= plain => {
+                code[i] = op;
+                c
+            }
+            _ => plain,
+        };
+    }
+}
+
+/// How many instructions a fused instruction does the work of (1 for
+/// one not fused).
+fn fused_len(op: &Op) -> usize {
+    match op {
+        Op::StepCmpJump { .. } => 8,
+        Op::StoreCmpJump(..) => 5,
+        Op::WithLocal(..) | Op::LoadVarAtIn(..) => 4,
+        Op::LoadBinK(..)
+        | Op::BinKJumpIfNot(..)
+        | Op::AndJump(_)
+        | Op::OrJump(_)
+        | Op::RequireIn(..) => 3,
+        Op::BinK(..)
+        | Op::BinJumpIfNot(..)
+        | Op::Load2(..)
+        | Op::StoreLoad(..)
+        | Op::LoadField(..)
+        | Op::LoadVarAt(..)
+        | Op::SetNextOrJump { .. }
+        | Op::VarSetIn(_)
+        | Op::VarSetBin(..)
+        | Op::RequireLegal(..)
+        | Op::Store2(..)
+        | Op::Move(..)
+        | Op::SetLocal(..)
+        | Op::StoreJump(..)
+        | Op::BinRequire(..) => 2,
+        _ => 1,
+    }
+}
+
+/// Whether the code after an instruction is never run straight after it.
+fn ends_path(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Jump(_) | Op::StoreJump(..) | Op::Ret | Op::Halt | Op::Fail(_)
+    )
+}
+
+/// The fused instruction that can be written over the first of `code`,
+/// if any (the longest sequences first).
+fn fusion(code: &[Op]) -> Option<Op> {
+    if let Some(op) = fuse_long(code) {
+        return Some(op);
+    }
+    let next = code.get(1);
+    match (&code[0], next, code.get(2)) {
+        (Op::LoadVar(v), Some(Op::SetIn), _) => Some(Op::VarSetIn(*v)),
+        (
+            Op::LoadVar(v),
+            Some(Op::Bin(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::And))),
+            _,
+        ) => Some(Op::VarSetBin(*v, *op)),
+        (Op::Const(k), Some(Op::Bin(op)), Some(Op::JumpIfNot(t))) if fusable(*op) => {
+            Some(Op::BinKJumpIfNot(*op, *k, *t))
         }
+        (Op::Dup, Some(Op::JumpIfNot(t)), Some(Op::Pop)) => Some(Op::AndJump(*t)),
+        (Op::Dup, Some(Op::JumpIf(t)), Some(Op::Pop)) => Some(Op::OrJump(*t)),
+        (Op::Load(l), Some(Op::LoadVar(v)), _) => Some(Op::LoadVarAt(*l, *v)),
+        (Op::SetNext { set, cur, var }, Some(Op::JumpIfNot(t)), _) => Some(Op::SetNextOrJump {
+            set: *set,
+            cur: *cur,
+            var: *var,
+            done: *t,
+        }),
+        (Op::Load(l), Some(Op::Const(k)), Some(Op::Bin(op))) if fusable(*op) => {
+            Some(Op::LoadBinK(*l, *op, *k))
+        }
+        (Op::Const(k), Some(Op::Bin(op)), _) if fusable(*op) => Some(Op::BinK(*op, *k)),
+        (Op::Bin(op), Some(Op::JumpIfNot(t)), _) if fusable(*op) => Some(Op::BinJumpIfNot(*op, *t)),
+        (Op::Load(a), Some(Op::Load(b)), _) => Some(Op::Load2(*a, *b)),
+        (Op::Store(a), Some(Op::Load(b)), _) => Some(Op::StoreLoad(*a, *b)),
+        (Op::Load(l), Some(Op::Field(k, f)), _) => Some(Op::LoadField(*l, *k, *f)),
+        (Op::Store(a), Some(Op::Store(b)), _) => Some(Op::Store2(*a, *b)),
+        (Op::Load(a), Some(Op::Store(b)), _) => Some(Op::Move(*a, *b)),
+        (Op::Const(k), Some(Op::Store(a)), _) => Some(Op::SetLocal(*a, *k)),
+        (Op::Store(a), Some(Op::Jump(t)), _) => Some(Op::StoreJump(*a, *t)),
+        _ => None,
     }
 }
 

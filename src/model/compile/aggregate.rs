@@ -160,19 +160,13 @@ impl Compiler<'_> {
         fold: Fold,
         sp: Span,
     ) -> usize {
-        self.cond(f, e);
-        let skip = f.emit(
-            if is_any {
-                Op::JumpIfNot(0)
-            } else {
-                Op::JumpIf(0)
-            },
-            sp,
-        );
+        let skip = self.branch(f, e, !is_any, sp);
         f.emit(Op::Const(is_any as i64), sp);
         f.emit(Op::Store(fold.acc), sp);
         let exit = f.emit(Op::Jump(0), sp);
-        f.patch_here(skip);
+        for j in skip {
+            f.patch_here(j);
+        }
         exit
     }
 

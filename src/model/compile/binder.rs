@@ -66,8 +66,9 @@ impl Compiler<'_> {
         let (top, var) = (head.top, head.var);
         let step = |c: &mut Self, f: &mut FnCtx| {
             if let Some(cond) = b.filter.as_ref().filter(|_| !head.filtered) {
-                c.cond(f, cond);
-                f.emit(Op::JumpIfNot(top), cond.span);
+                for j in c.branch(f, cond, false, cond.span) {
+                    f.patch(j, top);
+                }
             }
             body(c, f, var);
             f.emit(Op::Jump(top), sp);
@@ -144,8 +145,7 @@ impl Compiler<'_> {
     fn count_up(&mut self, f: &mut FnCtx, name: &str, ty: Ty, sp: Span) -> (u32, usize, u16) {
         let hi_slot = f.temp();
         let var = f.declare(name, ty);
-        f.emit(Op::Const(1), sp);
-        f.emit(Op::Bin(BinaryOp::Sub), sp);
+        f.emit_add_const(BinaryOp::Sub, 1, sp);
         f.emit(Op::Store(var), sp);
         f.emit(Op::Store(hi_slot), sp);
         let top = f.here();
@@ -203,8 +203,7 @@ impl Compiler<'_> {
         let t = self.expr(f, hi);
         self.expect(&Ty::Int, &t, hi.span, "the end of a range");
         if incl {
-            f.emit(Op::Const(1), sp);
-            f.emit(Op::Bin(BinaryOp::Add), sp);
+            f.emit_add_const(BinaryOp::Add, 1, sp);
         }
         let t = self.expr(f, lo);
         self.expect(&Ty::Int, &t, lo.span, "the start of a range");
@@ -284,8 +283,9 @@ impl Compiler<'_> {
         let elem = self.scoped(f, |c, f| {
             let (elem, top, exit, var) = c.visit_set(f, &b.var.name, k, sp);
             if let Some(cond) = &b.filter {
-                c.cond(f, cond);
-                f.emit(Op::JumpIfNot(top), cond.span);
+                for j in c.branch(f, cond, false, cond.span) {
+                    f.patch(j, top);
+                }
             }
             f.emit(Op::Load(acc), sp);
             f.emit(Op::Load(var), sp);

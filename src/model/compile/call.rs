@@ -40,12 +40,15 @@ impl Compiler<'_> {
     /// A call: of a builtin unless a local hides its name, else of a
     /// function or procedure.
     pub(super) fn call(&mut self, f: &mut FnCtx, name: &Ident, args: &[Expr], sp: Span) -> Ty {
+        // Only this call may answer a condition's wish for a branch (not
+        // a call among its arguments).
+        let branch = f.branch_into.take();
         if f.lookup(&name.name).is_none() {
             if let Some(def) = builtins::called(&name.name) {
                 return self.builtin_call(f, def, args, sp);
             }
         }
-        self.call_function(f, name, args, sp)
+        self.call_function(f, name, args, sp, branch)
     }
 
     /// A builtin named as a value (`nplayers`).
@@ -290,7 +293,15 @@ impl Compiler<'_> {
     }
 
     /// A call of a function or procedure of the rules.
-    fn call_function(&mut self, f: &mut FnCtx, name: &Ident, args: &[Expr], sp: Span) -> Ty {
+    /// `branch`: the condition's wish, see [`FnCtx::branch_into`].
+    fn call_function(
+        &mut self,
+        f: &mut FnCtx,
+        name: &Ident,
+        args: &[Expr],
+        sp: Span,
+        branch: Option<(bool, Span)>,
+    ) -> Ty {
         let n = name.name.as_str();
         let fid = match self.symbols.get(n) {
             Some(Global::Func(fid)) => *fid,
@@ -345,7 +356,10 @@ impl Compiler<'_> {
             self.expect(pt, &t, a.span, &format!("argument `{pname}`"));
         }
         match body {
-            Some(body) => self.inline(f, fid, body, &sig, passing, sp),
+            Some(body) => {
+                let branch = branch.filter(|_| sig.ret == Ty::Bool);
+                self.inline(f, fid, body, &sig, (passing, branch), sp)
+            }
             None => {
                 f.emit(Op::Call(fid, args.len() as u8), sp);
             }
@@ -373,7 +387,7 @@ impl Compiler<'_> {
         fid: u32,
         body: &Expr,
         sig: &Sig,
-        passing: Passing,
+        (passing, branch): (Passing, Option<(bool, Span)>),
         sp: Span,
     ) {
         let slots = match passing {
@@ -393,8 +407,14 @@ impl Compiler<'_> {
         let saved = std::mem::replace(&mut *self.diags, scratch);
         self.inlining.push(fid);
         let before = f.code.len();
-        self.isolated(f, &sig.params, &slots, |c, f| {
-            c.expr(f, body);
+        self.isolated(f, &sig.params, &slots, |c, f| match branch {
+            Some((when, jump_sp)) => {
+                let jumps = c.branch(f, body, when, jump_sp);
+                f.branched = Some(jumps);
+            }
+            None => {
+                c.expr(f, body);
+            }
         });
         self.inlined += f.code.len() - before;
         self.inlining.pop();

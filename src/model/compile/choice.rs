@@ -145,14 +145,13 @@ impl Compiler<'_> {
             );
         }
         seen.push((name.name.clone(), name.span));
-        let mut skip = None;
-        if let Some(c) = cond {
-            self.cond(f, c);
-            skip = Some(f.emit(Op::JumpIfNot(0), c.span));
-        }
+        let skip = match cond {
+            Some(c) => self.branch(f, c, false, c.span),
+            None => Vec::new(),
+        };
         f.emit(Op::Const(0), arm.span);
         f.emit(Op::ChooseAdd(i), arm.span);
-        if let Some(j) = skip {
+        for j in skip {
             f.patch_here(j);
         }
         arm_def(Some(Arc::from(name.name.as_str())), Ty::Void, Vec::new())

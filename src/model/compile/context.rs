@@ -1,7 +1,7 @@
 //! The function being compiled: its code, its locals and the scopes that
 //! name them, and the loops that `break` and `continue` leave.
 
-use crate::ir::bytecode::{Func, Op};
+use crate::ir::bytecode::{BinaryOp, Func, Op};
 use crate::ir::ruleset::Ty;
 use crate::ir::span::Span;
 
@@ -35,6 +35,13 @@ pub struct FnCtx {
     loops: Vec<LoopCtx>,
     pub(super) is_proc: bool,
     pub(super) ret: Ty,
+    /// Set while a call is compiled as a condition's branch (jump when
+    /// the value is the flag, with the span): an inlined boolean function
+    /// then compiles its body as the branch.
+    pub(super) branch_into: Option<(bool, Span)>,
+    /// The jumps of a call's body compiled as a branch, for the condition
+    /// that asked.
+    pub(super) branched: Option<Vec<usize>>,
 }
 
 impl FnCtx {
@@ -49,6 +56,8 @@ impl FnCtx {
             loops: Vec::new(),
             is_proc,
             ret,
+            branch_into: None,
+            branched: None,
         };
         for (n, t) in params {
             f.declare(n, t.clone());
@@ -61,6 +70,27 @@ impl FnCtx {
         self.code.push(op);
         self.spans.push(span);
         self.code.len() - 1
+    }
+
+    /// Emits `Const(k); Bin(op)` for `+` or `-`, or, when the last
+    /// instruction pushes a constant that no jump skips, folds the
+    /// operation into it (saturating, as the interpreter computes).
+    pub(super) fn emit_add_const(&mut self, op: BinaryOp, k: i64, span: Span) {
+        let here = self.here();
+        let landed_on = self
+            .code
+            .iter()
+            .any(|op| matches!(op, Op::Jump(t) | Op::JumpIf(t) | Op::JumpIfNot(t) if *t == here));
+        if let (Some(Op::Const(a)), false) = (self.code.last_mut(), landed_on) {
+            match op {
+                BinaryOp::Add => *a = a.saturating_add(k),
+                BinaryOp::Sub => *a = a.saturating_sub(k),
+                _ => unreachable!("only `+` and `-` fold"),
+            }
+            return;
+        }
+        self.emit(Op::Const(k), span);
+        self.emit(Op::Bin(op), span);
     }
 
     /// The index the next instruction will have.
@@ -134,6 +164,7 @@ impl FnCtx {
             self.emit(Op::Const(0), span);
         }
         self.emit(Op::Ret, span);
+        super::peephole::thread_jumps(&mut self.code);
         crate::ir::bytecode::fuse(&mut self.code);
         Func {
             name: name.to_string(),

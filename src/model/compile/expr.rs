@@ -67,11 +67,12 @@ impl Compiler<'_> {
 
     /// `if c then a else b`.
     fn conditional(&mut self, f: &mut FnCtx, c: &Expr, a: &Expr, b: &Expr, sp: Span) -> Ty {
-        self.cond(f, c);
-        let skip = f.emit(Op::JumpIfNot(0), sp);
+        let skip = self.branch(f, c, false, sp);
         let ta = self.expr(f, a);
         let end = f.emit(Op::Jump(0), sp);
-        f.patch_here(skip);
+        for j in skip {
+            f.patch_here(j);
+        }
         let tb = self.expr(f, b);
         f.patch_here(end);
         let t = unify(&ta, &tb);

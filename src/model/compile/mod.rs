@@ -13,11 +13,14 @@
 //! loops), `stmt.rs`, `expr.rs`, `call.rs` (calls of functions, and of the
 //! builtins of the table in [`builtins`]; the grid ones' arguments in
 //! `grid.rs`), `binder.rs` (loops over binders, set builders),
-//! `aggregate.rs`, `native.rs`, `choice.rs` (`choose`, and what the engine
-//! learns about its arms), `types.rs`.
+//! `aggregate.rs`, `branch.rs` (conditions compiled as jumps),
+//! `native.rs`, `choice.rs` (`choose`, and what the engine
+//! learns about its arms), `types.rs`, `peephole.rs` (clean-ups of the
+//! finished code before its instructions are fused).
 
 mod aggregate;
 mod binder;
+mod branch;
 pub mod builtins;
 mod call;
 mod choice;
@@ -25,6 +28,7 @@ mod context;
 mod expr;
 mod grid;
 mod native;
+mod peephole;
 mod stmt;
 mod types;
 

@@ -38,9 +38,8 @@ impl Compiler<'_> {
             StmtKind::If(c, then, els) => self.if_stmt(f, c, then, els.as_ref(), sp),
             StmtKind::While(c, body) => {
                 let top = f.here();
-                self.cond(f, c);
-                let exit = f.emit(Op::JumpIfNot(0), sp);
-                self.loop_body(f, top, vec![exit], body, sp);
+                let exits = self.branch(f, c, false, sp);
+                self.loop_body(f, top, exits, body, sp);
             }
             StmtKind::Loop(body) => {
                 let top = f.here();
@@ -97,17 +96,15 @@ impl Compiler<'_> {
     }
 
     fn if_stmt(&mut self, f: &mut FnCtx, c: &Expr, then: &Block, els: Option<&Block>, sp: Span) {
-        self.cond(f, c);
-        let skip = f.emit(Op::JumpIfNot(0), sp);
+        let skip = self.branch(f, c, false, sp);
         self.block(f, then);
-        match els {
-            Some(els) => {
-                let end = f.emit(Op::Jump(0), sp);
-                f.patch_here(skip);
-                self.block(f, els);
-                f.patch_here(end);
-            }
-            None => f.patch_here(skip),
+        let end = els.map(|_| f.emit(Op::Jump(0), sp));
+        for j in skip {
+            f.patch_here(j);
+        }
+        if let (Some(els), Some(end)) = (els, end) {
+            self.block(f, els);
+            f.patch_here(end);
         }
     }
 
