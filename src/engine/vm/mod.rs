@@ -2,6 +2,7 @@
 //! a failed requirement, or the end of the game program.
 
 mod builtins;
+mod frame;
 mod fused;
 mod grid;
 mod lists;
@@ -13,7 +14,7 @@ mod vars;
 use crate::engine::error::{ErrorKind, RuntimeError};
 use crate::engine::state::{Frame, State, Status, Value, MAX_TRAIL};
 use crate::ir::bits;
-use crate::ir::bytecode::Op;
+use crate::ir::bytecode::{Func, Op};
 use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
 use crate::ir::span::Span;
 
@@ -184,8 +185,13 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     // The running frame is kept in locals; it is written back to the frame
     // stack only when control leaves it (calls, decisions, failures).
     let (mut fi, mut pc, mut base) = (frame.func as usize, frame.pc as usize, frame.base as usize);
-    // The running function's code, looked up again only when it changes.
-    let mut code: &[Op] = &rules.funcs[fi].code;
+    // The running function and its code, looked up again only when it
+    // changes.
+    let mut func: &Func = &rules.funcs[fi];
+    let mut code: &[Op] = &func.code;
+    if !frame::fits(&mut st.vm.stack, func, pc, base) {
+        return Err(frame::unfit(func));
+    }
     macro_rules! save_pc {
         () => {
             if let Some(f) = st.vm.frames.last_mut() {
@@ -221,7 +227,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     fi = f.func as usize;
                     pc = f.pc as usize;
                     base = f.base as usize;
-                    code = &rules.funcs[fi].code;
+                    func = &rules.funcs[fi];
+                    code = &func.code;
                 }
                 None => {
                     st.status = Status::Over;
@@ -231,37 +238,101 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
         };
     }
     loop {
-        let Some(op) = code.get(pc) else {
-            return Err(err(
-                ErrorKind::Internal,
-                rules.funcs[fi].span,
-                "ran past the end of a function",
-            ));
-        };
+        debug_assert!(pc < code.len());
+        // Safety: the running frame was checked to stand at an instruction
+        // of its function when entered or resumed, and `verify` proved
+        // that every instruction goes on to one of the function's.
+        let op = unsafe { code.get_unchecked(pc) };
         pc += 1;
         steps += 1;
         let stack = &mut st.vm.stack;
+        // The stack without checks. Safety, for every macro below: `verify`
+        // proved the height of the stack before each instruction of the
+        // running function (never below its locals) and its greatest
+        // height; when the frame was entered or resumed, `frame::fits`
+        // checked that the stack stands at that height and has room for the
+        // greatest; each instruction moves the stack as proved. So a push
+        // has room, a pop or a read of the top has an operand above the
+        // locals, and a local's index is below the height.
+        debug_assert_eq!(stack.len(), base + func.heights[pc - 1] as usize);
+        macro_rules! push {
+            ($v:expr) => {{
+                let v = $v;
+                debug_assert!(stack.len() < stack.capacity());
+                // Safety: room for the proven greatest height (see above).
+                unsafe {
+                    let n = stack.len();
+                    stack.as_mut_ptr().add(n).write(v);
+                    stack.set_len(n + 1);
+                }
+            }};
+        }
+        macro_rules! pop {
+            () => {{
+                debug_assert!(stack.len() > base);
+                // Safety: an operand lies above the locals (see above); it
+                // is moved out and the length no longer covers it.
+                unsafe {
+                    let n = stack.len() - 1;
+                    stack.set_len(n);
+                    stack.as_ptr().add(n).read()
+                }
+            }};
+        }
+        // The value `k` places below the top (0: the top).
+        macro_rules! top {
+            ($k:expr) => {{
+                debug_assert!(stack.len() > base + $k);
+                // Safety: the operands lie above the locals (see above).
+                unsafe { stack.get_unchecked(stack.len() - 1 - $k) }
+            }};
+        }
+        macro_rules! top_mut {
+            () => {{
+                debug_assert!(stack.len() > base);
+                // Safety: the operand lies above the locals (see above).
+                let n = stack.len() - 1;
+                unsafe { stack.get_unchecked_mut(n) }
+            }};
+        }
+        macro_rules! local {
+            ($l:expr) => {{
+                debug_assert!((base + $l as usize) < stack.len());
+                // Safety: a local's index is below the height (see above).
+                unsafe { stack.get_unchecked(base + $l as usize) }
+            }};
+        }
+        macro_rules! set_local {
+            ($l:expr, $v:expr) => {{
+                let v = $v;
+                debug_assert!((base + $l as usize) < stack.len());
+                // Safety: a local's index is below the height (see above).
+                unsafe { *stack.get_unchecked_mut(base + $l as usize) = v }
+            }};
+        }
         macro_rules! pop_i {
             () => {
-                stack.pop().map_or(0, |v| v.int())
+                pop!().int()
             };
         }
         match op {
-            Op::Const(v) => stack.push(Value::I(*v)),
+            Op::Const(v) => push!(Value::I(*v)),
             Op::Load(l) => {
-                let v = stack[base + *l as usize].clone();
-                stack.push(v);
+                let v = local!(*l).clone();
+                push!(v);
             }
             Op::Store(l) => {
-                let v = stack.pop().expect("store operand");
-                stack[base + *l as usize] = v;
+                let v = pop!();
+                set_local!(*l, v);
             }
             Op::LoadVar(v) => {
                 let vd = &rules.vars[*v as usize];
                 let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
+                // Pushed with the vector's checks: `stack` was given up to
+                // find the offset.
                 let stack = &mut st.vm.stack;
                 match vd.ty {
-                    crate::ir::ruleset::Ty::Set(_) => {
+                    Ty::Set(_) => {
                         let words = &st.words[off..off + vd.elem_words];
                         stack.push(Value::S(bits::from_fn(words.len(), |i| words[i] as u64)));
                     }
@@ -274,28 +345,27 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 if e < 0 || e as usize >= kind.items.len() {
                     return Err(rare::field_of_none(kind, *f).at(span!()));
                 }
-                stack.push(Value::I(kind.data[e as usize][*f as usize].int()));
+                push!(Value::I(kind.data[e as usize][*f as usize].int()));
             }
             Op::Bin(op) => {
-                let n = stack.len();
-                if let [.., Value::I(a), Value::I(b)] = stack.as_slice() {
+                if let (Value::I(a), Value::I(b)) = (top!(1), top!(0)) {
                     if let Some(r) = int_binary(*op, *a, *b) {
-                        stack.pop();
-                        stack[n - 2] = Value::I(r);
+                        drop(pop!());
+                        *top_mut!() = Value::I(r);
                         continue;
                     }
                 }
-                let b = stack.pop().expect("operand");
-                let a = stack.pop().expect("operand");
-                stack.push(binary(*op, a, b, span!())?);
+                let b = pop!();
+                let a = pop!();
+                push!(binary(*op, a, b, span!())?);
             }
             Op::Neg => {
                 let a = pop_i!();
-                stack.push(Value::I(a.saturating_neg()));
+                push!(Value::I(a.saturating_neg()));
             }
             Op::Not => {
                 let a = pop_i!();
-                stack.push(Value::I((a == 0) as i64));
+                push!(Value::I((a == 0) as i64));
             }
             Op::Jump(t) => goto!(*t),
             Op::JumpIf(t) => {
@@ -308,17 +378,15 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     goto!(*t);
                 }
             }
-            Op::Pop => {
-                stack.pop();
-            }
+            Op::Pop => drop(pop!()),
             Op::Dup => {
-                let v = stack.last().cloned().expect("dup operand");
-                stack.push(v);
+                let v = top!(0).clone();
+                push!(v);
             }
             Op::Call(f, argc) => {
                 check_steps!();
                 save_pc!();
-                call(rules, st, *f, *argc as usize, span!())?;
+                frame::call(rules, st, *f, *argc as usize, span!())?;
                 reload!();
             }
             Op::CallDyn(argc) => {
@@ -333,21 +401,20 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
                 check_steps!();
                 save_pc!();
-                call(rules, st, f as u32, *argc as usize, span!())?;
+                frame::call(rules, st, f as u32, *argc as usize, span!())?;
                 reload!();
             }
             Op::Ret => {
-                let result = if rules.funcs[fi].returns {
-                    stack.pop()
-                } else {
-                    None
-                };
+                let result = if func.returns { Some(pop!()) } else { None };
                 stack.truncate(base);
                 st.vm.frames.pop();
                 if let Some(r) = result {
                     st.vm.stack.push(r);
                 }
                 reload!();
+                if !frame::fits(&mut st.vm.stack, func, pc, base) {
+                    return Err(frame::unfit(func));
+                }
             }
             Op::KindSize(k) => {
                 let n = if *k == PLAYER {
@@ -355,7 +422,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 } else {
                     rules.kinds[*k as usize].items.len()
                 };
-                stack.push(Value::I(n as i64));
+                push!(Value::I(n as i64));
             }
             Op::Nth(k) => {
                 let i = pop_i!();
@@ -364,16 +431,16 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 } else {
                     rules.kinds[*k as usize].items.len()
                 } as i64;
-                stack.push(Value::I(if (0..n).contains(&i) { i } else { -1 }));
+                push!(Value::I(if (0..n).contains(&i) { i } else { -1 }));
             }
             Op::SetIn => {
-                let s = stack.pop().expect("set");
+                let s = pop!();
                 let e = pop_i!();
-                stack.push(Value::I(bits::has(s.bits(), e) as i64));
+                push!(Value::I(bits::has(s.bits(), e) as i64));
             }
             Op::SetNext { set, cur, var } => {
                 let found = set_next(stack, base, *set, *cur, *var);
-                stack.push(Value::I(found as i64));
+                push!(Value::I(found as i64));
             }
             Op::ListLen(v)
             | Op::ListIn(v)
@@ -409,7 +476,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let at = stack.len() - *argc as usize;
                 let r = builtin(*b, &stack[at..], &mut st.rng, st.nplayers, span!());
                 stack.truncate(at);
-                stack.push(r?);
+                push!(r?);
             }
             Op::ChooseBegin => {
                 st.vm.options.clear();
@@ -458,31 +525,30 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
             }
             Op::BinK(op, k) => {
-                if let Some(Value::I(a)) = stack.last() {
+                if let Value::I(a) = top!(0) {
                     if let Some(r) = int_binary(*op, *a, *k) {
-                        *stack.last_mut().expect("operand") = Value::I(r);
+                        *top_mut!() = Value::I(r);
                         pc += 1;
                         continue;
                     }
                 }
-                stack.push(Value::I(*k));
+                push!(Value::I(*k));
             }
             Op::LoadBinK(l, op, k) => {
-                let v = &stack[base + *l as usize];
+                let v = local!(*l);
                 if let Value::I(a) = v {
                     if let Some(r) = int_binary(*op, *a, *k) {
-                        stack.push(Value::I(r));
+                        push!(Value::I(r));
                         pc += 2;
                         continue;
                     }
                 }
                 let v = v.clone();
-                stack.push(v);
+                push!(v);
             }
             Op::BinJumpIfNot(op, t) => {
-                let n = stack.len();
-                let b = stack.pop().expect("operand");
-                let a = stack.pop().expect("operand");
+                let b = pop!();
+                let a = pop!();
                 if let (Value::I(x), Value::I(y)) = (&a, &b) {
                     if let Some(r) = int_binary(*op, *x, *y) {
                         if r == 0 {
@@ -493,38 +559,37 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         continue;
                     }
                 }
-                let _ = n;
-                stack.push(binary(*op, a, b, span!())?);
+                push!(binary(*op, a, b, span!())?);
             }
             Op::Load2(a, b) => {
-                let x = stack[base + *a as usize].clone();
-                let y = stack[base + *b as usize].clone();
-                stack.push(x);
-                stack.push(y);
+                let x = local!(*a).clone();
+                let y = local!(*b).clone();
+                push!(x);
+                push!(y);
                 pc += 1;
             }
             Op::StoreLoad(a, b) => {
-                let v = stack.pop().expect("store operand");
-                stack[base + *a as usize] = v;
-                let v = stack[base + *b as usize].clone();
-                stack.push(v);
+                let v = pop!();
+                set_local!(*a, v);
+                let v = local!(*b).clone();
+                push!(v);
                 pc += 1;
             }
             Op::LoadField(l, k, f) => {
-                let e = stack[base + *l as usize].int();
+                let e = local!(*l).int();
                 let kind = &rules.kinds[*k as usize];
                 match kind.data.get(e as usize) {
                     Some(row) if e >= 0 => {
-                        stack.push(Value::I(row[*f as usize].int()));
+                        push!(Value::I(row[*f as usize].int()));
                         pc += 1;
                     }
-                    _ => stack.push(Value::I(e)),
+                    _ => push!(Value::I(e)),
                 }
             }
             Op::BinKJumpIfNot(op, k, t) => {
-                if let Some(Value::I(a)) = stack.last() {
+                if let Value::I(a) = top!(0) {
                     if let Some(r) = int_binary(*op, *a, *k) {
-                        stack.pop();
+                        drop(pop!());
                         if r == 0 {
                             goto!(*t)
                         } else {
@@ -533,28 +598,28 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         continue;
                     }
                 }
-                stack.push(Value::I(*k));
+                push!(Value::I(*k));
             }
             Op::AndJump(t) | Op::OrJump(t) => {
-                let top = stack.last().map_or(0, Value::int) != 0;
+                let top = top!(0).int() != 0;
                 if top == matches!(op, Op::OrJump(_)) {
                     goto!(*t);
                 } else {
-                    stack.pop();
+                    drop(pop!());
                     pc += 2;
                 }
             }
             Op::LoadVarAt(l, v) => {
                 let vd = &rules.vars[*v as usize];
                 if let ([d], false) = (vd.dims.as_slice(), matches!(vd.ty, Ty::Set(_))) {
-                    if let Some(k) = slot(d, stack[base + *l as usize].int(), st.nplayers) {
-                        stack.push(Value::I(st.words[vd.offset + k * vd.elem_words]));
+                    if let Some(k) = slot(d, local!(*l).int(), st.nplayers) {
+                        push!(Value::I(st.words[vd.offset + k * vd.elem_words]));
                         pc += 1;
                         continue;
                     }
                 }
-                let v = stack[base + *l as usize].clone();
-                stack.push(v);
+                let v = local!(*l).clone();
+                push!(v);
             }
             Op::SetNextOrJump {
                 set,
@@ -584,21 +649,21 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 if fused::with_local(stack, base, *a, *b, *on) {
                     pc += 3;
                 } else {
-                    let x = stack[base + *a as usize].clone();
-                    let y = stack[base + *b as usize].clone();
-                    stack.push(x);
-                    stack.push(y);
+                    let x = local!(*a).clone();
+                    let y = local!(*b).clone();
+                    push!(x);
+                    push!(y);
                     pc += 1;
                 }
             }
             Op::StoreCmpJump(a, b, op, t) => {
-                if let Some(Value::I(x)) = stack.last() {
+                if let Value::I(x) = top!(0) {
                     let x = *x;
-                    if let Value::I(y) = stack[base + *b as usize] {
+                    if let Value::I(y) = *local!(*b) {
                         let y = if a == b { x } else { y };
                         if let Some(r) = int_binary(*op, x, y) {
-                            stack.pop();
-                            stack[base + *a as usize] = Value::I(x);
+                            drop(pop!());
+                            set_local!(*a, Value::I(x));
                             if r == 0 {
                                 goto!(*t)
                             } else {
@@ -608,8 +673,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         }
                     }
                 }
-                let v = stack.last().cloned().expect("dup operand");
-                stack.push(v);
+                let v = top!(0).clone();
+                push!(v);
             }
             Op::StepCmpJump {
                 var,
@@ -618,10 +683,10 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 op,
                 exit,
             } => {
-                if let Value::I(x) = stack[base + *var as usize] {
+                if let Value::I(x) = *local!(*var) {
                     let x = x.saturating_add(*step as i64);
-                    stack[base + *var as usize] = Value::I(x);
-                    if let Value::I(y) = stack[base + *bound as usize] {
+                    set_local!(*var, Value::I(x));
+                    if let Value::I(y) = *local!(*bound) {
                         if let Some(r) = int_binary(*op, x, y) {
                             if r == 0 {
                                 goto!(*exit)
@@ -633,12 +698,12 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     }
                     // Stepped and stored: the sequence goes on from its
                     // `Load(b)`, with the stepped value left by `Dup`.
-                    stack.push(Value::I(x));
+                    push!(Value::I(x));
                     pc += 4;
                     continue;
                 }
-                let v = stack[base + *var as usize].clone();
-                stack.push(v);
+                let v = local!(*var).clone();
+                push!(v);
             }
             Op::RequireLegal(m, l) => {
                 if pop_i!() == 0 {
@@ -652,31 +717,32 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
             }
             Op::Store2(a, b) => {
-                let v = stack.pop().expect("store operand");
-                stack[base + *a as usize] = v;
-                let v = stack.pop().expect("store operand");
-                stack[base + *b as usize] = v;
+                let v = pop!();
+                set_local!(*a, v);
+                let v = pop!();
+                set_local!(*b, v);
                 pc += 1;
             }
             Op::Move(a, b) => {
-                let v = stack[base + *a as usize].clone();
-                stack[base + *b as usize] = v;
+                let v = local!(*a).clone();
+                set_local!(*b, v);
                 pc += 1;
             }
             Op::SetLocal(a, k) => {
-                stack[base + *a as usize] = Value::I(*k);
+                set_local!(*a, Value::I(*k));
                 pc += 1;
             }
             Op::StoreJump(a, t) => {
-                let v = stack.pop().expect("store operand");
-                stack[base + *a as usize] = v;
+                let v = pop!();
+                set_local!(*a, v);
                 pc += 1;
                 goto!(*t);
             }
             Op::BinRequire(op, m) => {
-                if let [.., Value::I(a), Value::I(b)] = stack.as_slice() {
+                if let (Value::I(a), Value::I(b)) = (top!(1), top!(0)) {
                     if let Some(r) = int_binary(*op, *a, *b) {
-                        stack.truncate(stack.len() - 2);
+                        drop(pop!());
+                        drop(pop!());
                         pc += 1;
                         if r == 0 {
                             save_pc!();
@@ -685,9 +751,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         continue;
                     }
                 }
-                let b = stack.pop().expect("operand");
-                let a = stack.pop().expect("operand");
-                stack.push(binary(*op, a, b, span!())?);
+                let b = pop!();
+                let a = pop!();
+                push!(binary(*op, a, b, span!())?);
             }
             Op::RequireIn(v, m) => {
                 let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
@@ -725,31 +791,4 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
         }
     }
-}
-
-fn call(
-    rules: &Ruleset,
-    st: &mut State,
-    f: u32,
-    argc: usize,
-    span: Span,
-) -> Result<(), RuntimeError> {
-    if st.vm.frames.len() > 2000 {
-        return Err(err(
-            ErrorKind::LimitReached,
-            span,
-            "calls nested 2000 deep: endless recursion?",
-        ));
-    }
-    let callee = &rules.funcs[f as usize];
-    let base = st.vm.stack.len() - argc;
-    while st.vm.stack.len() < base + callee.nlocals {
-        st.vm.stack.push(Value::I(0));
-    }
-    st.vm.frames.push(Frame {
-        func: f,
-        pc: 0,
-        base: base as u32,
-    });
-    Ok(())
 }
