@@ -184,25 +184,39 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     };
     // The running frame is kept in locals; it is written back to the frame
     // stack only when control leaves it (calls, decisions, failures).
-    let (mut fi, mut pc, mut base) = (frame.func as usize, frame.pc as usize, frame.base as usize);
-    // The running function and its code, looked up again only when it
-    // changes.
-    let mut func: &Func = &rules.funcs[fi];
-    let mut code: &[Op] = &func.code;
+    // The next instruction is kept as a pointer into the running
+    // function's code (`ip`), its index found from it when needed.
+    let (pc, mut base) = (frame.pc as usize, frame.base as usize);
+    let mut func: &Func = &rules.funcs[frame.func as usize];
     if !frame::fits(&mut st.vm.stack, func, pc, base) {
         return Err(frame::unfit(func));
+    }
+    let mut ip: *const Op = func.code.as_ptr().wrapping_add(pc);
+    // The index of the next instruction.
+    macro_rules! pc {
+        () => {
+            (ip as usize - func.code.as_ptr() as usize) / std::mem::size_of::<Op>()
+        };
+    }
+    // Moves on past `k` instructions of a fused sequence.
+    macro_rules! skip {
+        ($k:expr) => {
+            // Safety: `verify` proved that a fused instruction goes on
+            // to an instruction of its function after any part of it.
+            ip = unsafe { ip.add($k) }
+        };
     }
     macro_rules! save_pc {
         () => {
             if let Some(f) = st.vm.frames.last_mut() {
-                f.pc = pc as u32;
+                f.pc = pc!() as u32;
             }
         };
     }
     // The span of the running instruction, only looked up on errors.
     macro_rules! span {
         () => {
-            rules.funcs[fi].spans[pc - 1]
+            func.spans[pc!() - 1]
         };
     }
     // An error once the limit is passed.
@@ -217,18 +231,20 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     macro_rules! goto {
         ($t:expr) => {{
             check_steps!();
-            pc = $t as usize;
+            debug_assert!(($t as usize) < func.code.len());
+            // Safety: `verify` proved every jump lands in the function.
+            ip = unsafe { func.code.as_ptr().add($t as usize) };
         }};
     }
     macro_rules! reload {
         () => {
             match st.vm.frames.last() {
                 Some(f) => {
-                    fi = f.func as usize;
-                    pc = f.pc as usize;
                     base = f.base as usize;
-                    func = &rules.funcs[fi];
-                    code = &func.code;
+                    func = &rules.funcs[f.func as usize];
+                    // Read only once the frame is known to fit (checked
+                    // by `call` for a callee, after `Ret` for a caller).
+                    ip = func.code.as_ptr().wrapping_add(f.pc as usize);
                 }
                 None => {
                     st.status = Status::Over;
@@ -238,12 +254,12 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
         };
     }
     loop {
-        debug_assert!(pc < code.len());
+        debug_assert!(pc!() < func.code.len());
         // Safety: the running frame was checked to stand at an instruction
         // of its function when entered or resumed, and `verify` proved
         // that every instruction goes on to one of the function's.
-        let op = unsafe { code.get_unchecked(pc) };
-        pc += 1;
+        let op = unsafe { &*ip };
+        ip = ip.wrapping_add(1);
         steps += 1;
         let stack = &mut st.vm.stack;
         // The stack without checks. Safety, for every macro below: `verify`
@@ -254,7 +270,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
         // greatest; each instruction moves the stack as proved. So a push
         // has room, a pop or a read of the top has an operand above the
         // locals, and a local's index is below the height.
-        debug_assert_eq!(stack.len(), base + func.heights[pc - 1] as usize);
+        debug_assert_eq!(stack.len(), base + func.heights[pc!() - 1] as usize);
         macro_rules! push {
             ($v:expr) => {{
                 let v = $v;
@@ -412,7 +428,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     st.vm.stack.push(r);
                 }
                 reload!();
-                if !frame::fits(&mut st.vm.stack, func, pc, base) {
+                if !frame::fits(&mut st.vm.stack, func, pc!(), base) {
                     return Err(frame::unfit(func));
                 }
             }
@@ -528,7 +544,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 if let Value::I(a) = top!(0) {
                     if let Some(r) = int_binary(*op, *a, *k) {
                         *top_mut!() = Value::I(r);
-                        pc += 1;
+                        skip!(1);
                         continue;
                     }
                 }
@@ -539,7 +555,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 if let Value::I(a) = v {
                     if let Some(r) = int_binary(*op, *a, *k) {
                         push!(Value::I(r));
-                        pc += 2;
+                        skip!(2);
                         continue;
                     }
                 }
@@ -554,7 +570,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         if r == 0 {
                             goto!(*t)
                         } else {
-                            pc += 1
+                            skip!(1)
                         }
                         continue;
                     }
@@ -566,14 +582,14 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let y = local!(*b).clone();
                 push!(x);
                 push!(y);
-                pc += 1;
+                skip!(1);
             }
             Op::StoreLoad(a, b) => {
                 let v = pop!();
                 set_local!(*a, v);
                 let v = local!(*b).clone();
                 push!(v);
-                pc += 1;
+                skip!(1);
             }
             Op::LoadField(l, k, f) => {
                 let e = local!(*l).int();
@@ -581,7 +597,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 match kind.data.get(e as usize) {
                     Some(row) if e >= 0 => {
                         push!(Value::I(row[*f as usize].int()));
-                        pc += 1;
+                        skip!(1);
                     }
                     _ => push!(Value::I(e)),
                 }
@@ -593,7 +609,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         if r == 0 {
                             goto!(*t)
                         } else {
-                            pc += 2
+                            skip!(2)
                         }
                         continue;
                     }
@@ -606,7 +622,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     goto!(*t);
                 } else {
                     drop(pop!());
-                    pc += 2;
+                    skip!(2);
                 }
             }
             Op::LoadVarAt(l, v) => {
@@ -614,7 +630,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 if let ([d], false) = (vd.dims.as_slice(), matches!(vd.ty, Ty::Set(_))) {
                     if let Some(k) = slot(d, local!(*l).int(), st.nplayers) {
                         push!(Value::I(st.words[vd.offset + k * vd.elem_words]));
-                        pc += 1;
+                        skip!(1);
                         continue;
                     }
                 }
@@ -630,30 +646,30 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 if !set_next(stack, base, *set, *cur, *var) {
                     goto!(*done);
                 } else {
-                    pc += 1;
+                    skip!(1);
                 }
             }
             Op::VarSetIn(v) => {
                 let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
                 let has = fused::var_set_in(rules, st, *v, off);
                 st.vm.stack.push(Value::I(has as i64));
-                pc += 1;
+                skip!(1);
             }
             Op::VarSetBin(v, op) => {
                 let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
                 if fused::var_set_bin(rules, st, *v, off, *op) {
-                    pc += 1;
+                    skip!(1);
                 }
             }
             Op::WithLocal(a, b, on) => {
                 if fused::with_local(stack, base, *a, *b, *on) {
-                    pc += 3;
+                    skip!(3);
                 } else {
                     let x = local!(*a).clone();
                     let y = local!(*b).clone();
                     push!(x);
                     push!(y);
-                    pc += 1;
+                    skip!(1);
                 }
             }
             Op::StoreCmpJump(a, b, op, t) => {
@@ -667,7 +683,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                             if r == 0 {
                                 goto!(*t)
                             } else {
-                                pc += 4
+                                skip!(4)
                             }
                             continue;
                         }
@@ -691,7 +707,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                             if r == 0 {
                                 goto!(*exit)
                             } else {
-                                pc += 7
+                                skip!(7)
                             }
                             continue;
                         }
@@ -699,7 +715,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     // Stepped and stored: the sequence goes on from its
                     // `Load(b)`, with the stepped value left by `Dup`.
                     push!(Value::I(x));
-                    pc += 4;
+                    skip!(4);
                     continue;
                 }
                 let v = local!(*var).clone();
@@ -710,7 +726,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     save_pc!();
                     leave!(Exit::Failed(*m));
                 }
-                pc += 1;
+                skip!(1);
                 if st.recording && st.cut_at_legal {
                     save_pc!();
                     leave!(Exit::Legal(*l));
@@ -721,21 +737,21 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 set_local!(*a, v);
                 let v = pop!();
                 set_local!(*b, v);
-                pc += 1;
+                skip!(1);
             }
             Op::Move(a, b) => {
                 let v = local!(*a).clone();
                 set_local!(*b, v);
-                pc += 1;
+                skip!(1);
             }
             Op::SetLocal(a, k) => {
                 set_local!(*a, Value::I(*k));
-                pc += 1;
+                skip!(1);
             }
             Op::StoreJump(a, t) => {
                 let v = pop!();
                 set_local!(*a, v);
-                pc += 1;
+                skip!(1);
                 goto!(*t);
             }
             Op::BinRequire(op, m) => {
@@ -743,7 +759,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     if let Some(r) = int_binary(*op, *a, *b) {
                         drop(pop!());
                         drop(pop!());
-                        pc += 1;
+                        skip!(1);
                         if r == 0 {
                             save_pc!();
                             leave!(Exit::Failed(*m));
@@ -757,7 +773,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::RequireIn(v, m) => {
                 let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
-                pc += 2;
+                skip!(2);
                 if !fused::var_set_in(rules, st, *v, off) {
                     save_pc!();
                     leave!(Exit::Failed(*m));
@@ -765,9 +781,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::LoadVarAtIn(l, v, w) => {
                 // An error is in `w`'s indices: its `LoadVar` is two on.
-                let at = rules.funcs[fi].spans[pc + 1];
+                let at = func.spans[pc!() + 1];
                 if fused::var_at_in(rules, st, base, *l, *v, *w).map_err(|e| e.at(at))? {
-                    pc += 3;
+                    skip!(3);
                 }
             }
             Op::StoreVar(_)
