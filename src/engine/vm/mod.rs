@@ -2,6 +2,7 @@
 //! a failed requirement, or the end of the game program.
 
 mod builtins;
+mod errors;
 mod frame;
 mod fused;
 mod grid;
@@ -12,13 +13,13 @@ mod sets;
 mod vars;
 
 use crate::engine::error::{ErrorKind, RuntimeError};
-use crate::engine::state::{Frame, State, Status, Value, MAX_TRAIL};
+use crate::engine::state::{Frame, State, Status, Value};
 use crate::ir::bits;
 use crate::ir::bytecode::{Func, Op};
 use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
-use crate::ir::span::Span;
 
 use builtins::builtin;
+use errors::{err, options_fit, runaway, set_options_fit, too_many_options, trail_full};
 use lists::list_op;
 use operators::{binary, int_binary};
 pub use sets::elements;
@@ -99,69 +100,6 @@ pub fn eval(
             format!("requirement failed: {}", rules.messages[m as usize].0),
         )),
     }
-}
-
-/// A runtime error (kept out of line: errors are rare).
-#[cold]
-fn err(kind: ErrorKind, span: Span, msg: impl Into<String>) -> RuntimeError {
-    RuntimeError::new(kind, span, msg)
-}
-
-/// Whether `more` options can join the `have` ones of a decision (see
-/// [`MAX_OPTIONS`]); the error is placed by the caller.
-#[inline]
-fn options_fit(have: usize, more: u64) -> Result<(), RuntimeError> {
-    if more > (MAX_OPTIONS - have.min(MAX_OPTIONS)) as u64 {
-        return Err(too_many_options(more.saturating_add(have as u64)));
-    }
-    Ok(())
-}
-
-/// Whether the members of a set can join the `have` options of a
-/// decision: counted only when the set's words could hold too many.
-#[inline]
-fn set_options_fit(have: usize, set: &[u64]) -> Result<(), RuntimeError> {
-    if have + set.len() * 64 <= MAX_OPTIONS {
-        return Ok(());
-    }
-    options_fit(have, bits::count(set) as u64)
-}
-
-/// The error of a decision offered at least `total` options, more than
-/// [`MAX_OPTIONS`].
-#[cold]
-fn too_many_options(total: u64) -> RuntimeError {
-    err(
-        ErrorKind::LimitReached,
-        Span::default(),
-        format!(
-            "this choice offers at least {total} options: a decision may offer at most \
-             {MAX_OPTIONS}"
-        ),
-    )
-}
-
-/// The error of a run that passed [`STEP_LIMIT`].
-#[cold]
-fn runaway(span: Span) -> RuntimeError {
-    err(
-        ErrorKind::LimitReached,
-        span,
-        "the rules ran 50 million steps without a decision: an endless loop?",
-    )
-}
-
-/// The error of a try that wrote more words than its trail may keep.
-#[cold]
-fn trail_full(span: Span) -> RuntimeError {
-    err(
-        ErrorKind::LimitReached,
-        span,
-        format!(
-            "an option being tried wrote more than {MAX_TRAIL} words of the state (each kept \
-             to be undone): an endless loop that writes?"
-        ),
-    )
 }
 
 /// Runs until a decision, the end, or a failed requirement; more than

@@ -79,8 +79,12 @@ impl Builder {
             labels: Labels::new(&self.kinds),
             view: None,
         };
-        if let Err(d) = prove_code(&mut rules) {
-            self.diags.push(d);
+        // Code compiled past a mistake is incomplete: proven only when
+        // there is none.
+        if self.diags.is_empty() {
+            if let Err(d) = prove_code(&mut rules) {
+                self.diags.push(d);
+            }
         }
         Some(rules)
     }
