@@ -489,4 +489,12 @@ pub struct Func {
     pub spans: Vec<Span>,
     /// The declaration.
     pub span: Span,
+    /// The stack's height (locals included) before each instruction, as
+    /// proven at load by [`crate::ir::verify`] (`verify::UNREACHED` where
+    /// no path goes); empty until then, and a function not proven is not
+    /// run.
+    pub heights: Vec<u32>,
+    /// The greatest stack height (locals included) the function reaches,
+    /// as proven at load by [`crate::ir::verify`]; 0 until then.
+    pub max_stack: u32,
 }

@@ -16,6 +16,7 @@ pub mod ruleset;
 pub mod span;
 pub mod symbols;
 pub mod types;
+pub mod verify;
 pub mod view;
 
 pub use codes::Code;

@@ -2,6 +2,7 @@
 //! assertions) against a loaded ruleset.
 
 use crate::ir::bytecode::FuncId;
+use crate::ir::codes::Code;
 use crate::ir::diag::{Diagnostic, Diagnostics};
 use crate::ir::ruleset::{Ruleset, Ty};
 use crate::ir::span::Span;
@@ -47,6 +48,18 @@ fn compiler_run<T>(
     if !diags.items.is_empty() {
         return Err(diags.items);
     }
+    let mut func = func;
+    let shape = crate::ir::verify::check(rules, &func).map_err(|(pc, why)| {
+        let span = func.spans.get(pc).copied().unwrap_or(span);
+        vec![Diagnostic::new(
+            Code::Internal,
+            span,
+            format!("the compiled code of `{name}` is unsound at instruction {pc}: {why}"),
+        )
+        .help("this is a bug of tabula, not of the rules: please report it")]
+    })?;
+    func.heights = shape.heights;
+    func.max_stack = shape.max_stack;
     rules.funcs.push(func);
     Ok(((rules.funcs.len() - 1) as FuncId, out))
 }

@@ -2,6 +2,8 @@
 //! a failed requirement, or the end of the game program.
 
 mod builtins;
+mod errors;
+mod frame;
 mod fused;
 mod grid;
 mod lists;
@@ -11,13 +13,13 @@ mod sets;
 mod vars;
 
 use crate::engine::error::{ErrorKind, RuntimeError};
-use crate::engine::state::{Frame, State, Status, Value, MAX_TRAIL};
+use crate::engine::state::{Frame, State, Status, Value};
 use crate::ir::bits;
-use crate::ir::bytecode::Op;
+use crate::ir::bytecode::{Func, Op};
 use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
-use crate::ir::span::Span;
 
 use builtins::builtin;
+use errors::{err, options_fit, runaway, set_options_fit, too_many_options, trail_full};
 use lists::list_op;
 use operators::{binary, int_binary};
 pub use sets::elements;
@@ -105,69 +107,6 @@ pub fn eval(
     }
 }
 
-/// A runtime error (kept out of line: errors are rare).
-#[cold]
-fn err(kind: ErrorKind, span: Span, msg: impl Into<String>) -> RuntimeError {
-    RuntimeError::new(kind, span, msg)
-}
-
-/// Whether `more` options can join the `have` ones of a decision (see
-/// [`MAX_OPTIONS`]); the error is placed by the caller.
-#[inline]
-fn options_fit(have: usize, more: u64) -> Result<(), RuntimeError> {
-    if more > (MAX_OPTIONS - have.min(MAX_OPTIONS)) as u64 {
-        return Err(too_many_options(more.saturating_add(have as u64)));
-    }
-    Ok(())
-}
-
-/// Whether the members of a set can join the `have` options of a
-/// decision: counted only when the set's words could hold too many.
-#[inline]
-fn set_options_fit(have: usize, set: &[u64]) -> Result<(), RuntimeError> {
-    if have + set.len() * 64 <= MAX_OPTIONS {
-        return Ok(());
-    }
-    options_fit(have, bits::count(set) as u64)
-}
-
-/// The error of a decision offered at least `total` options, more than
-/// [`MAX_OPTIONS`].
-#[cold]
-fn too_many_options(total: u64) -> RuntimeError {
-    err(
-        ErrorKind::LimitReached,
-        Span::default(),
-        format!(
-            "this choice offers at least {total} options: a decision may offer at most \
-             {MAX_OPTIONS}"
-        ),
-    )
-}
-
-/// The error of a run that passed [`STEP_LIMIT`].
-#[cold]
-fn runaway(span: Span) -> RuntimeError {
-    err(
-        ErrorKind::LimitReached,
-        span,
-        "the rules ran 50 million steps without a decision: an endless loop?",
-    )
-}
-
-/// The error of a try that wrote more words than its trail may keep.
-#[cold]
-fn trail_full(span: Span) -> RuntimeError {
-    err(
-        ErrorKind::LimitReached,
-        span,
-        format!(
-            "an option being tried wrote more than {MAX_TRAIL} words of the state (each kept \
-             to be undone): an endless loop that writes?"
-        ),
-    )
-}
-
 /// Runs until a decision, the end, or a failed requirement; more than
 /// [`STEP_LIMIT`] instructions is an error (an endless loop). The
 /// instructions run are left in the state's `steps_run` (callers that run
@@ -188,20 +127,39 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     };
     // The running frame is kept in locals; it is written back to the frame
     // stack only when control leaves it (calls, decisions, failures).
-    let (mut fi, mut pc, mut base) = (frame.func as usize, frame.pc as usize, frame.base as usize);
-    // The running function's code, looked up again only when it changes.
-    let mut code: &[Op] = &rules.funcs[fi].code;
+    // The next instruction is kept as a pointer into the running
+    // function's code (`ip`), its index found from it when needed.
+    let (pc, mut base) = (frame.pc as usize, frame.base as usize);
+    let mut func: &Func = &rules.funcs[frame.func as usize];
+    if !frame::fits(&mut st.vm.stack, func, pc, base) {
+        return Err(frame::unfit(func));
+    }
+    let mut ip: *const Op = func.code.as_ptr().wrapping_add(pc);
+    // The index of the next instruction.
+    macro_rules! pc {
+        () => {
+            (ip as usize - func.code.as_ptr() as usize) / std::mem::size_of::<Op>()
+        };
+    }
+    // Moves on past `k` instructions of a fused sequence.
+    macro_rules! skip {
+        ($k:expr) => {
+            // Safety: `verify` proved that a fused instruction goes on
+            // to an instruction of its function after any part of it.
+            ip = unsafe { ip.add($k) }
+        };
+    }
     macro_rules! save_pc {
         () => {
             if let Some(f) = st.vm.frames.last_mut() {
-                f.pc = pc as u32;
+                f.pc = pc!() as u32;
             }
         };
     }
     // The span of the running instruction, only looked up on errors.
     macro_rules! span {
         () => {
-            rules.funcs[fi].spans[pc - 1]
+            func.spans[pc!() - 1]
         };
     }
     // An error once the limit is passed.
@@ -216,17 +174,20 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     macro_rules! goto {
         ($t:expr) => {{
             check_steps!();
-            pc = $t as usize;
+            debug_assert!(($t as usize) < func.code.len());
+            // Safety: `verify` proved every jump lands in the function.
+            ip = unsafe { func.code.as_ptr().add($t as usize) };
         }};
     }
     macro_rules! reload {
         () => {
             match st.vm.frames.last() {
                 Some(f) => {
-                    fi = f.func as usize;
-                    pc = f.pc as usize;
                     base = f.base as usize;
-                    code = &rules.funcs[fi].code;
+                    func = &rules.funcs[f.func as usize];
+                    // Read only once the frame is known to fit (checked
+                    // by `call` for a callee, after `Ret` for a caller).
+                    ip = func.code.as_ptr().wrapping_add(f.pc as usize);
                 }
                 None => {
                     st.status = Status::Over;
@@ -236,37 +197,101 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
         };
     }
     loop {
-        let Some(op) = code.get(pc) else {
-            return Err(err(
-                ErrorKind::Internal,
-                rules.funcs[fi].span,
-                "ran past the end of a function",
-            ));
-        };
-        pc += 1;
+        debug_assert!(pc!() < func.code.len());
+        // Safety: the running frame was checked to stand at an instruction
+        // of its function when entered or resumed, and `verify` proved
+        // that every instruction goes on to one of the function's.
+        let op = unsafe { &*ip };
+        ip = ip.wrapping_add(1);
         steps += 1;
         let stack = &mut st.vm.stack;
+        // The stack without checks. Safety, for every macro below: `verify`
+        // proved the height of the stack before each instruction of the
+        // running function (never below its locals) and its greatest
+        // height; when the frame was entered or resumed, `frame::fits`
+        // checked that the stack stands at that height and has room for the
+        // greatest; each instruction moves the stack as proved. So a push
+        // has room, a pop or a read of the top has an operand above the
+        // locals, and a local's index is below the height.
+        debug_assert_eq!(stack.len(), base + func.heights[pc!() - 1] as usize);
+        macro_rules! push {
+            ($v:expr) => {{
+                let v = $v;
+                debug_assert!(stack.len() < stack.capacity());
+                // Safety: room for the proven greatest height (see above).
+                unsafe {
+                    let n = stack.len();
+                    stack.as_mut_ptr().add(n).write(v);
+                    stack.set_len(n + 1);
+                }
+            }};
+        }
+        macro_rules! pop {
+            () => {{
+                debug_assert!(stack.len() > base);
+                // Safety: an operand lies above the locals (see above); it
+                // is moved out and the length no longer covers it.
+                unsafe {
+                    let n = stack.len() - 1;
+                    stack.set_len(n);
+                    stack.as_ptr().add(n).read()
+                }
+            }};
+        }
+        // The value `k` places below the top (0: the top).
+        macro_rules! top {
+            ($k:expr) => {{
+                debug_assert!(stack.len() > base + $k);
+                // Safety: the operands lie above the locals (see above).
+                unsafe { stack.get_unchecked(stack.len() - 1 - $k) }
+            }};
+        }
+        macro_rules! top_mut {
+            () => {{
+                debug_assert!(stack.len() > base);
+                // Safety: the operand lies above the locals (see above).
+                let n = stack.len() - 1;
+                unsafe { stack.get_unchecked_mut(n) }
+            }};
+        }
+        macro_rules! local {
+            ($l:expr) => {{
+                debug_assert!((base + $l as usize) < stack.len());
+                // Safety: a local's index is below the height (see above).
+                unsafe { stack.get_unchecked(base + $l as usize) }
+            }};
+        }
+        macro_rules! set_local {
+            ($l:expr, $v:expr) => {{
+                let v = $v;
+                debug_assert!((base + $l as usize) < stack.len());
+                // Safety: a local's index is below the height (see above).
+                unsafe { *stack.get_unchecked_mut(base + $l as usize) = v }
+            }};
+        }
         macro_rules! pop_i {
             () => {
-                stack.pop().map_or(0, |v| v.int())
+                pop!().int()
             };
         }
         match op {
-            Op::Const(v) => stack.push(Value::I(*v)),
+            Op::Const(v) => push!(Value::I(*v)),
             Op::Load(l) => {
-                let v = stack[base + *l as usize].clone();
-                stack.push(v);
+                let v = local!(*l).clone();
+                push!(v);
             }
             Op::Store(l) => {
-                let v = stack.pop().expect("store operand");
-                stack[base + *l as usize] = v;
+                let v = pop!();
+                set_local!(*l, v);
             }
             Op::LoadVar(v) => {
                 let vd = &rules.vars[*v as usize];
                 let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
+                // Pushed with the vector's checks: `stack` was given up to
+                // find the offset.
                 let stack = &mut st.vm.stack;
                 match vd.ty {
-                    crate::ir::ruleset::Ty::Set(_) => {
+                    Ty::Set(_) => {
                         let words = &st.words[off..off + vd.elem_words];
                         stack.push(Value::S(bits::from_fn(words.len(), |i| words[i] as u64)));
                     }
@@ -279,28 +304,27 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 if e < 0 || e as usize >= kind.items.len() {
                     return Err(rare::field_of_none(kind, *f).at(span!()));
                 }
-                stack.push(Value::I(kind.data[e as usize][*f as usize].int()));
+                push!(Value::I(kind.data[e as usize][*f as usize].int()));
             }
             Op::Bin(op) => {
-                let n = stack.len();
-                if let [.., Value::I(a), Value::I(b)] = stack.as_slice() {
+                if let (Value::I(a), Value::I(b)) = (top!(1), top!(0)) {
                     if let Some(r) = int_binary(*op, *a, *b) {
-                        stack.pop();
-                        stack[n - 2] = Value::I(r);
+                        drop(pop!());
+                        *top_mut!() = Value::I(r);
                         continue;
                     }
                 }
-                let b = stack.pop().expect("operand");
-                let a = stack.pop().expect("operand");
-                stack.push(binary(*op, a, b, span!())?);
+                let b = pop!();
+                let a = pop!();
+                push!(binary(*op, a, b, span!())?);
             }
             Op::Neg => {
                 let a = pop_i!();
-                stack.push(Value::I(a.saturating_neg()));
+                push!(Value::I(a.saturating_neg()));
             }
             Op::Not => {
                 let a = pop_i!();
-                stack.push(Value::I((a == 0) as i64));
+                push!(Value::I((a == 0) as i64));
             }
             Op::Jump(t) => goto!(*t),
             Op::JumpIf(t) => {
@@ -313,17 +337,15 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     goto!(*t);
                 }
             }
-            Op::Pop => {
-                stack.pop();
-            }
+            Op::Pop => drop(pop!()),
             Op::Dup => {
-                let v = stack.last().cloned().expect("dup operand");
-                stack.push(v);
+                let v = top!(0).clone();
+                push!(v);
             }
             Op::Call(f, argc) => {
                 check_steps!();
                 save_pc!();
-                call(rules, st, *f, *argc as usize, span!())?;
+                frame::call(rules, st, *f, *argc as usize, span!())?;
                 reload!();
             }
             Op::CallDyn(argc) => {
@@ -338,21 +360,20 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
                 check_steps!();
                 save_pc!();
-                call(rules, st, f as u32, *argc as usize, span!())?;
+                frame::call(rules, st, f as u32, *argc as usize, span!())?;
                 reload!();
             }
             Op::Ret => {
-                let result = if rules.funcs[fi].returns {
-                    stack.pop()
-                } else {
-                    None
-                };
+                let result = if func.returns { Some(pop!()) } else { None };
                 stack.truncate(base);
                 st.vm.frames.pop();
                 if let Some(r) = result {
                     st.vm.stack.push(r);
                 }
                 reload!();
+                if !frame::fits(&mut st.vm.stack, func, pc!(), base) {
+                    return Err(frame::unfit(func));
+                }
             }
             Op::KindSize(k) => {
                 let n = if *k == PLAYER {
@@ -360,7 +381,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 } else {
                     rules.kinds[*k as usize].items.len()
                 };
-                stack.push(Value::I(n as i64));
+                push!(Value::I(n as i64));
             }
             Op::Nth(k) => {
                 let i = pop_i!();
@@ -369,16 +390,16 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 } else {
                     rules.kinds[*k as usize].items.len()
                 } as i64;
-                stack.push(Value::I(if (0..n).contains(&i) { i } else { -1 }));
+                push!(Value::I(if (0..n).contains(&i) { i } else { -1 }));
             }
             Op::SetIn => {
-                let s = stack.pop().expect("set");
+                let s = pop!();
                 let e = pop_i!();
-                stack.push(Value::I(bits::has(s.bits(), e) as i64));
+                push!(Value::I(bits::has(s.bits(), e) as i64));
             }
             Op::SetNext { set, cur, var } => {
                 let found = set_next(stack, base, *set, *cur, *var);
-                stack.push(Value::I(found as i64));
+                push!(Value::I(found as i64));
             }
             Op::ListLen(v)
             | Op::ListIn(v)
@@ -414,7 +435,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let at = stack.len() - *argc as usize;
                 let r = builtin(*b, &stack[at..], &mut st.rng, st.nplayers, span!());
                 stack.truncate(at);
-                stack.push(r?);
+                push!(r?);
             }
             Op::ChooseBegin => {
                 st.vm.options.clear();
@@ -463,103 +484,101 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
             }
             Op::BinK(op, k) => {
-                if let Some(Value::I(a)) = stack.last() {
+                if let Value::I(a) = top!(0) {
                     if let Some(r) = int_binary(*op, *a, *k) {
-                        *stack.last_mut().expect("operand") = Value::I(r);
-                        pc += 1;
+                        *top_mut!() = Value::I(r);
+                        skip!(1);
                         continue;
                     }
                 }
-                stack.push(Value::I(*k));
+                push!(Value::I(*k));
             }
             Op::LoadBinK(l, op, k) => {
-                let v = &stack[base + *l as usize];
+                let v = local!(*l);
                 if let Value::I(a) = v {
                     if let Some(r) = int_binary(*op, *a, *k) {
-                        stack.push(Value::I(r));
-                        pc += 2;
+                        push!(Value::I(r));
+                        skip!(2);
                         continue;
                     }
                 }
                 let v = v.clone();
-                stack.push(v);
+                push!(v);
             }
             Op::BinJumpIfNot(op, t) => {
-                let n = stack.len();
-                let b = stack.pop().expect("operand");
-                let a = stack.pop().expect("operand");
+                let b = pop!();
+                let a = pop!();
                 if let (Value::I(x), Value::I(y)) = (&a, &b) {
                     if let Some(r) = int_binary(*op, *x, *y) {
                         if r == 0 {
                             goto!(*t)
                         } else {
-                            pc += 1
+                            skip!(1)
                         }
                         continue;
                     }
                 }
-                let _ = n;
-                stack.push(binary(*op, a, b, span!())?);
+                push!(binary(*op, a, b, span!())?);
             }
             Op::Load2(a, b) => {
-                let x = stack[base + *a as usize].clone();
-                let y = stack[base + *b as usize].clone();
-                stack.push(x);
-                stack.push(y);
-                pc += 1;
+                let x = local!(*a).clone();
+                let y = local!(*b).clone();
+                push!(x);
+                push!(y);
+                skip!(1);
             }
             Op::StoreLoad(a, b) => {
-                let v = stack.pop().expect("store operand");
-                stack[base + *a as usize] = v;
-                let v = stack[base + *b as usize].clone();
-                stack.push(v);
-                pc += 1;
+                let v = pop!();
+                set_local!(*a, v);
+                let v = local!(*b).clone();
+                push!(v);
+                skip!(1);
             }
             Op::LoadField(l, k, f) => {
-                let e = stack[base + *l as usize].int();
+                let e = local!(*l).int();
                 let kind = &rules.kinds[*k as usize];
                 match kind.data.get(e as usize) {
                     Some(row) if e >= 0 => {
-                        stack.push(Value::I(row[*f as usize].int()));
-                        pc += 1;
+                        push!(Value::I(row[*f as usize].int()));
+                        skip!(1);
                     }
-                    _ => stack.push(Value::I(e)),
+                    _ => push!(Value::I(e)),
                 }
             }
             Op::BinKJumpIfNot(op, k, t) => {
-                if let Some(Value::I(a)) = stack.last() {
+                if let Value::I(a) = top!(0) {
                     if let Some(r) = int_binary(*op, *a, *k) {
-                        stack.pop();
+                        drop(pop!());
                         if r == 0 {
                             goto!(*t)
                         } else {
-                            pc += 2
+                            skip!(2)
                         }
                         continue;
                     }
                 }
-                stack.push(Value::I(*k));
+                push!(Value::I(*k));
             }
             Op::AndJump(t) | Op::OrJump(t) => {
-                let top = stack.last().map_or(0, Value::int) != 0;
+                let top = top!(0).int() != 0;
                 if top == matches!(op, Op::OrJump(_)) {
                     goto!(*t);
                 } else {
-                    stack.pop();
-                    pc += 2;
+                    drop(pop!());
+                    skip!(2);
                 }
             }
             Op::LoadVarAt(l, v) => {
                 let vd = &rules.vars[*v as usize];
                 if let ([d], false) = (vd.dims.as_slice(), matches!(vd.ty, Ty::Set(_))) {
-                    if let Some(k) = slot(d, stack[base + *l as usize].int(), st.nplayers) {
-                        stack.push(Value::I(st.words[vd.offset + k * vd.elem_words]));
-                        pc += 1;
+                    if let Some(k) = slot(d, local!(*l).int(), st.nplayers) {
+                        push!(Value::I(st.words[vd.offset + k * vd.elem_words]));
+                        skip!(1);
                         continue;
                     }
                 }
-                let v = stack[base + *l as usize].clone();
-                stack.push(v);
+                let v = local!(*l).clone();
+                push!(v);
             }
             Op::SetNextOrJump {
                 set,
@@ -570,51 +589,51 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 if !set_next(stack, base, *set, *cur, *var) {
                     goto!(*done);
                 } else {
-                    pc += 1;
+                    skip!(1);
                 }
             }
             Op::VarSetIn(v) => {
                 let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
                 let has = fused::var_set_in(rules, st, *v, off);
                 st.vm.stack.push(Value::I(has as i64));
-                pc += 1;
+                skip!(1);
             }
             Op::VarSetBin(v, op) => {
                 let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
                 if fused::var_set_bin(rules, st, *v, off, *op) {
-                    pc += 1;
+                    skip!(1);
                 }
             }
             Op::WithLocal(a, b, on) => {
                 if fused::with_local(stack, base, *a, *b, *on) {
-                    pc += 3;
+                    skip!(3);
                 } else {
-                    let x = stack[base + *a as usize].clone();
-                    let y = stack[base + *b as usize].clone();
-                    stack.push(x);
-                    stack.push(y);
-                    pc += 1;
+                    let x = local!(*a).clone();
+                    let y = local!(*b).clone();
+                    push!(x);
+                    push!(y);
+                    skip!(1);
                 }
             }
             Op::StoreCmpJump(a, b, op, t) => {
-                if let Some(Value::I(x)) = stack.last() {
+                if let Value::I(x) = top!(0) {
                     let x = *x;
-                    if let Value::I(y) = stack[base + *b as usize] {
+                    if let Value::I(y) = *local!(*b) {
                         let y = if a == b { x } else { y };
                         if let Some(r) = int_binary(*op, x, y) {
-                            stack.pop();
-                            stack[base + *a as usize] = Value::I(x);
+                            drop(pop!());
+                            set_local!(*a, Value::I(x));
                             if r == 0 {
                                 goto!(*t)
                             } else {
-                                pc += 4
+                                skip!(4)
                             }
                             continue;
                         }
                     }
                 }
-                let v = stack.last().cloned().expect("dup operand");
-                stack.push(v);
+                let v = top!(0).clone();
+                push!(v);
             }
             Op::StepCmpJump {
                 var,
@@ -623,66 +642,67 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 op,
                 exit,
             } => {
-                if let Value::I(x) = stack[base + *var as usize] {
+                if let Value::I(x) = *local!(*var) {
                     let x = x.saturating_add(*step as i64);
-                    stack[base + *var as usize] = Value::I(x);
-                    if let Value::I(y) = stack[base + *bound as usize] {
+                    set_local!(*var, Value::I(x));
+                    if let Value::I(y) = *local!(*bound) {
                         if let Some(r) = int_binary(*op, x, y) {
                             if r == 0 {
                                 goto!(*exit)
                             } else {
-                                pc += 7
+                                skip!(7)
                             }
                             continue;
                         }
                     }
                     // Stepped and stored: the sequence goes on from its
                     // `Load(b)`, with the stepped value left by `Dup`.
-                    stack.push(Value::I(x));
-                    pc += 4;
+                    push!(Value::I(x));
+                    skip!(4);
                     continue;
                 }
-                let v = stack[base + *var as usize].clone();
-                stack.push(v);
+                let v = local!(*var).clone();
+                push!(v);
             }
             Op::RequireLegal(m, l) => {
                 if pop_i!() == 0 {
                     save_pc!();
                     leave!(Exit::Failed(*m));
                 }
-                pc += 1;
+                skip!(1);
                 if st.recording && st.cut_at_legal {
                     save_pc!();
                     leave!(Exit::Legal(*l));
                 }
             }
             Op::Store2(a, b) => {
-                let v = stack.pop().expect("store operand");
-                stack[base + *a as usize] = v;
-                let v = stack.pop().expect("store operand");
-                stack[base + *b as usize] = v;
-                pc += 1;
+                let v = pop!();
+                set_local!(*a, v);
+                let v = pop!();
+                set_local!(*b, v);
+                skip!(1);
             }
             Op::Move(a, b) => {
-                let v = stack[base + *a as usize].clone();
-                stack[base + *b as usize] = v;
-                pc += 1;
+                let v = local!(*a).clone();
+                set_local!(*b, v);
+                skip!(1);
             }
             Op::SetLocal(a, k) => {
-                stack[base + *a as usize] = Value::I(*k);
-                pc += 1;
+                set_local!(*a, Value::I(*k));
+                skip!(1);
             }
             Op::StoreJump(a, t) => {
-                let v = stack.pop().expect("store operand");
-                stack[base + *a as usize] = v;
-                pc += 1;
+                let v = pop!();
+                set_local!(*a, v);
+                skip!(1);
                 goto!(*t);
             }
             Op::BinRequire(op, m) => {
-                if let [.., Value::I(a), Value::I(b)] = stack.as_slice() {
+                if let (Value::I(a), Value::I(b)) = (top!(1), top!(0)) {
                     if let Some(r) = int_binary(*op, *a, *b) {
-                        stack.truncate(stack.len() - 2);
-                        pc += 1;
+                        drop(pop!());
+                        drop(pop!());
+                        skip!(1);
                         if r == 0 {
                             save_pc!();
                             leave!(Exit::Failed(*m));
@@ -690,13 +710,13 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         continue;
                     }
                 }
-                let b = stack.pop().expect("operand");
-                let a = stack.pop().expect("operand");
-                stack.push(binary(*op, a, b, span!())?);
+                let b = pop!();
+                let a = pop!();
+                push!(binary(*op, a, b, span!())?);
             }
             Op::RequireIn(v, m) => {
                 let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
-                pc += 2;
+                skip!(2);
                 if !fused::var_set_in(rules, st, *v, off) {
                     save_pc!();
                     leave!(Exit::Failed(*m));
@@ -704,9 +724,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::LoadVarAtIn(l, v, w) => {
                 // An error is in `w`'s indices: its `LoadVar` is two on.
-                let at = rules.funcs[fi].spans[pc + 1];
+                let at = func.spans[pc!() + 1];
                 if fused::var_at_in(rules, st, base, *l, *v, *w).map_err(|e| e.at(at))? {
-                    pc += 3;
+                    skip!(3);
                 }
             }
             Op::StoreVar(_)
@@ -730,31 +750,4 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
         }
     }
-}
-
-fn call(
-    rules: &Ruleset,
-    st: &mut State,
-    f: u32,
-    argc: usize,
-    span: Span,
-) -> Result<(), RuntimeError> {
-    if st.vm.frames.len() > 2000 {
-        return Err(err(
-            ErrorKind::LimitReached,
-            span,
-            "calls nested 2000 deep: endless recursion?",
-        ));
-    }
-    let callee = &rules.funcs[f as usize];
-    let base = st.vm.stack.len() - argc;
-    while st.vm.stack.len() < base + callee.nlocals {
-        st.vm.stack.push(Value::I(0));
-    }
-    st.vm.frames.push(Frame {
-        func: f,
-        pc: 0,
-        base: base as u32,
-    });
-    Ok(())
 }

@@ -175,6 +175,8 @@ impl FnCtx {
             code: self.code,
             spans: self.spans,
             span,
+            heights: Vec::new(),
+            max_stack: 0,
         }
     }
 }

@@ -7,6 +7,7 @@ use crate::ir::diag::Diagnostic;
 use crate::ir::ruleset::{Labels, Ruleset, Ty, PLAYER};
 use crate::ir::span::Span;
 use crate::ir::symbols::Global;
+use crate::ir::verify;
 use crate::model::compile::ty_name;
 
 use super::builder::Builder;
@@ -48,7 +49,7 @@ impl Builder {
         for k in &mut kinds {
             k.index_fields(&sizes);
         }
-        Some(Ruleset {
+        let mut rules = Ruleset {
             id: String::new(),
             name: String::new(),
             variants: Vec::new(),
@@ -77,7 +78,15 @@ impl Builder {
             check_legal: false,
             labels: Labels::new(&self.kinds),
             view: None,
-        })
+        };
+        // Code compiled past a mistake is incomplete: proven only when
+        // there is none.
+        if self.diags.is_empty() {
+            if let Err(d) = prove_code(&mut rules) {
+                self.diags.push(d);
+            }
+        }
+        Some(rules)
     }
 
     /// `proc main()`, the game program (reported when missing).
@@ -158,6 +167,25 @@ impl Builder {
     }
 }
 
+/// Proves every function's code sound to run (see [`crate::ir::verify`]):
+/// a function that is not is a mistake of the compiler, reported as an
+/// internal error at the function.
+pub(crate) fn prove_code(rules: &mut Ruleset) -> Result<(), Diagnostic> {
+    verify::check_all(rules).map_err(|(fi, pc, why)| {
+        let f = &rules.funcs[fi];
+        let span = f.spans.get(pc).copied().unwrap_or(f.span);
+        Diagnostic::new(
+            Code::Internal,
+            span,
+            format!(
+                "the compiled code of `{}` is unsound at instruction {pc}: {why}",
+                f.name
+            ),
+        )
+        .help("this is a bug of tabula, not of the rules: please report it")
+    })
+}
+
 /// Stands in for a function whose body was not compiled.
 fn empty_proc() -> Func {
     Func {
@@ -169,5 +197,7 @@ fn empty_proc() -> Func {
         code: vec![Op::Ret],
         spans: vec![Span::default()],
         span: Span::default(),
+        heights: Vec::new(),
+        max_stack: 0,
     }
 }
