@@ -10,10 +10,10 @@
 //! (the ISMCTS form of UCB). Rollouts (see `rollout.rs`) play random or
 //! greedy decisions for a bounded number of steps, then value the position
 //! by the outcome if the game is over, else by the ruleset's `evaluate(p)`
-//! (or the score): by default the seats leading share a reward of 1; with
-//! `reward=margin`, each seat earns its margin over the best other seat
-//! through a logistic (see [`Reward`]), so that a bot far ahead of the
-//! table still tells a good option from a poor one.
+//! (or the score): by default each seat earns its margin over the best
+//! other seat through a logistic (see [`Reward`]), so that a bot far ahead
+//! of the table still tells a good option from a poor one; with
+//! `reward=leaders`, the seats leading share a reward of 1.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -13,10 +13,10 @@
 //!
 //! The last position is then valued per seat: a finished game by its
 //! outcome (a shared win shares the reward); otherwise by the ruleset's
-//! `evaluate(p)` (or first score key) as a [`Reward`]: by default 1
-//! shared among the leaders ([`Reward::Leaders`]), else the seat's margin
-//! over the best other seat through a logistic ([`Reward::Margin`]) or win
-//! chances ([`Reward::Chances`]).
+//! `evaluate(p)` (or first score key) as a [`Reward`]: by default the
+//! seat's margin over the best other seat through a logistic
+//! ([`Reward::Margin`]), else 1 shared among the leaders
+//! ([`Reward::Leaders`]) or win chances ([`Reward::Chances`]).
 
 use std::fmt;
 
@@ -68,12 +68,14 @@ pub enum Reward {
     /// logistic: `1 / (1 + exp(-margin / t))`, with the temperature `t`
     /// the spread of the values (best less worst, plus one). A seat far
     /// ahead still earns more for a larger lead, so the search keeps a
-    /// signal between its options when it dominates the table (its measured
-    /// figures against the default are in the README).
-    Margin,
-    /// 1 shared among the seats with the best value (the default: a seat
-    /// that leads in every rollout sees no difference between its options).
+    /// signal between its options when it dominates the table. The default:
+    /// its measured figures against [`Reward::Leaders`] are in
+    /// docs/AGENTS.md.
     #[default]
+    Margin,
+    /// 1 shared among the seats with the best value (the default until the
+    /// margin was measured stronger: a seat that leads in every rollout
+    /// sees no difference between its options).
     Leaders,
     /// Win chances from the values: `exp(v / t)` normalised over the
     /// seats, with the temperature `t` a tenth of the mean absolute value

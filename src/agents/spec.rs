@@ -46,8 +46,8 @@ pub enum AgentSpec {
         /// Decisions after which a rollout is valued by `evaluate`
         /// (`cutoff=`; default: [`super::ROLLOUT_STEPS`]).
         cutoff: Option<u64>,
-        /// How that value becomes rewards (`reward=`; default: 1 shared
-        /// by the leaders).
+        /// How that value becomes rewards (`reward=`; default: the
+        /// margin over the best other seat, [`Reward::Margin`]).
         reward: Reward,
         /// The rules' function valuing positions in place of `evaluate`
         /// (`eval=`).
@@ -460,13 +460,16 @@ mod tests {
                 ms: None,
                 rollout: Rollout::Random,
                 cutoff: None,
-                reward: Reward::Leaders,
+                reward: Reward::Margin,
                 eval: None,
             })
         );
         let s: AgentSpec = "mcts:ms=50:iterations=10".parse().unwrap();
         assert_eq!(s.to_string(), "mcts:iterations=10:ms=50");
         assert_eq!("mcts".parse::<AgentSpec>().unwrap().to_string(), "mcts");
+        // The margin is the default reward: it is not written out.
+        let s: AgentSpec = "mcts:reward=margin".parse().unwrap();
+        assert_eq!(s.to_string(), "mcts");
     }
 
     #[test]
@@ -505,7 +508,7 @@ mod tests {
                 ms: None,
                 rollout: Rollout::Greedy,
                 cutoff: Some(20),
-                reward: Reward::Leaders,
+                reward: Reward::Margin,
                 eval: None,
             }
         );
@@ -530,7 +533,7 @@ mod tests {
             "greedy:eval=evaluate_v2",
             "greedy:depth=6:eval=old_value",
             "mcts:iterations=300:eval=evaluate_v2",
-            "mcts:iterations=300:cutoff=20:reward=margin",
+            "mcts:iterations=300:cutoff=20:reward=leaders",
             "mcts:reward=chances",
         ] {
             assert_eq!(spec.parse::<AgentSpec>().unwrap().to_string(), spec);
