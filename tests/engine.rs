@@ -462,7 +462,7 @@ fn filters_over_sets_are_applied_natively_with_the_same_answers() {
         for (src, is_native) in [(native, true), (slow, false)] {
             let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
             let (f, _) = tabula::model::snippet::add_expr(&mut extra, &e).unwrap();
-            let uses_native = extra.funcs[f as usize].code.iter().any(|op| {
+            let uses_native = extra.funcs()[f as usize].code.iter().any(|op| {
                 matches!(
                     op,
                     tabula::ir::bytecode::Op::MembersEq(_)

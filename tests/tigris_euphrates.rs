@@ -154,7 +154,7 @@ fn the_colours_in_a_hand_are_read_natively_with_the_same_answer() {
         ] {
             let e = tabula::lang::parser::parse_expr(0, src, &|o| o).unwrap();
             let (f, _) = tabula::model::snippet::add_expr(&mut extra, &e).unwrap();
-            let code = &extra.funcs[f as usize].code;
+            let code = &extra.funcs()[f as usize].code;
             let image = code
                 .iter()
                 .any(|op| matches!(op, tabula::ir::bytecode::Op::FieldImage(..)));

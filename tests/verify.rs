@@ -36,7 +36,7 @@ const RULESETS: &[&str] = &[
 fn every_function_loaded_is_proven() {
     for dir in RULESETS {
         let rules = load(dir);
-        for f in &rules.funcs {
+        for f in rules.funcs() {
             assert_eq!(f.heights.len(), f.code.len(), "{dir}: {}", f.name);
             assert_eq!(f.heights[0] as usize, f.nlocals, "{dir}: {}", f.name);
             assert!(f
@@ -54,7 +54,7 @@ fn every_function_loaded_is_proven() {
 /// The main procedure of nim with its code replaced by `code`, checked.
 fn check_code(code: Vec<Op>, nlocals: usize) -> Result<verify::Shape, (usize, String)> {
     let rules = load("tests/rulesets/nim");
-    let mut f = rules.funcs[rules.main as usize].clone();
+    let mut f = rules.funcs()[rules.main as usize].clone();
     f.spans = vec![f.span; code.len()];
     f.code = code;
     f.nlocals = nlocals;

@@ -279,8 +279,11 @@ pub struct Ruleset {
     pub params: Vec<ParamDef>,
     /// State variables.
     pub vars: Vec<VarDef>,
-    /// Compiled functions and procedures.
-    pub funcs: Vec<Func>,
+    /// Compiled functions and procedures. Not writable outside the crate:
+    /// the interpreter runs them unchecked on the stack heights the loader
+    /// proved (`ir::verify`), which a change made after the proof would
+    /// falsify; read them through [`Ruleset::funcs`].
+    pub(crate) funcs: Vec<Func>,
     /// Decision points.
     pub choices: Vec<ChoiceDef>,
     /// Texts of `require ... else "..."` and `fail "..."`, with their spans.
@@ -341,6 +344,11 @@ impl Labels {
 }
 
 impl Ruleset {
+    /// The compiled functions and procedures, as the loader proved them.
+    pub fn funcs(&self) -> &[Func] {
+        &self.funcs
+    }
+
     /// The variants a game of `players` needs that this ruleset was not
     /// loaded with (`variants_by_players:` in `game.yaml`), in order.
     pub fn missing_variants(&self, players: usize) -> Vec<String> {
