@@ -184,11 +184,20 @@ pub(super) fn run(
     let _ = std::io::stdout().flush();
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
-        if let Err(e) = handle(stream, &mut table, &rules.name) {
-            esayln!("request failed: {e}");
+        match handle(stream, &mut table, &rules.name) {
+            // A browser that hung up (a page left or reloaded) is no failure.
+            Err(e) if hung_up(&e) => {}
+            Err(e) => esayln!("request failed: {e}"),
+            Ok(()) => {}
         }
     }
     Ok(())
+}
+
+/// Whether an error only says that the browser closed the connection.
+fn hung_up(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::{BrokenPipe, ConnectionAborted, ConnectionReset};
+    matches!(e.kind(), BrokenPipe | ConnectionAborted | ConnectionReset)
 }
 
 /// Answers one request.
