@@ -6,7 +6,7 @@ use std::ops::{Deref, DerefMut};
 
 use rand_pcg::Pcg64;
 
-use crate::engine::state::{Frame, Screening, State, Status, Value};
+use crate::engine::state::{State, Status, Vm};
 
 /// An option being tried in place. While it lives, every word written is
 /// recorded in the state's trail, and what else a run may change (the
@@ -26,10 +26,7 @@ pub(crate) struct Attempt<'s> {
 
 /// What an [`Attempt`] set aside.
 struct Saved {
-    stack: Vec<Value>,
-    frames: Vec<Frame>,
-    options: Vec<(u16, i64)>,
-    screened: Screening,
+    vm: Vm,
     rng: Pcg64,
     status: Status,
     trail: usize,
@@ -46,10 +43,12 @@ impl<'s> Attempt<'s> {
         let options = st.spare.options();
         let screened = st.spare.screening();
         let saved = Saved {
-            stack: st.spare.stack(&st.vm.stack),
-            frames: st.spare.frames(&st.vm.frames),
-            options: mem::replace(&mut st.vm.options, options),
-            screened: mem::replace(&mut st.vm.screened, screened),
+            vm: Vm {
+                stack: st.spare.stack(&st.vm.stack),
+                frames: st.spare.frames(&st.vm.frames),
+                options: mem::replace(&mut st.vm.options, options),
+                screened: mem::replace(&mut st.vm.screened, screened),
+            },
             rng: st.rng.clone(),
             status: st.status.clone(),
             trail: st.trail.len(),
@@ -72,7 +71,7 @@ impl<'s> Attempt<'s> {
         st.trail.truncate(s.trail);
         st.recording = s.recording;
         st.cut_at_legal = s.cut_at_legal;
-        st.spare.give(s.stack, s.frames, s.options, s.screened);
+        st.spare.give_vm(s.vm);
     }
 
     /// Undoes the try, as dropping it does, and returns what the try left
@@ -91,10 +90,7 @@ impl<'s> Attempt<'s> {
         }
         let tried = Tried {
             words,
-            stack: mem::replace(&mut st.vm.stack, s.stack),
-            frames: mem::replace(&mut st.vm.frames, s.frames),
-            options: mem::replace(&mut st.vm.options, s.options),
-            screened: mem::replace(&mut st.vm.screened, s.screened),
+            vm: mem::replace(&mut st.vm, s.vm),
             rng: mem::replace(&mut st.rng, s.rng),
             status: mem::replace(&mut st.status, s.status),
         };
@@ -111,10 +107,7 @@ pub(crate) struct Tried {
     /// The words the try wrote with the values they ended with, the last
     /// written first (a word may be listed more than once).
     words: Vec<(u32, i64)>,
-    stack: Vec<Value>,
-    frames: Vec<Frame>,
-    options: Vec<(u16, i64)>,
-    screened: Screening,
+    vm: Vm,
     rng: Pcg64,
     status: Status,
 }
@@ -129,11 +122,7 @@ impl Tried {
         for &(i, v) in self.words.iter().rev() {
             st.words[i as usize] = v;
         }
-        let stack = mem::replace(&mut st.vm.stack, self.stack);
-        let frames = mem::replace(&mut st.vm.frames, self.frames);
-        let options = mem::replace(&mut st.vm.options, self.options);
-        let screened = mem::replace(&mut st.vm.screened, self.screened);
-        st.spare.give(stack, frames, options, screened);
+        put_back(st, self.vm);
         st.spare.give_words(self.words);
         st.rng = self.rng;
         st.status = self.status;
@@ -141,10 +130,17 @@ impl Tried {
 
     /// Gives the try's buffers back to `st`'s spares (it is not put back).
     pub(crate) fn recycle(self, st: &mut State) {
-        st.spare
-            .give(self.stack, self.frames, self.options, self.screened);
+        st.spare.give_vm(self.vm);
         st.spare.give_words(self.words);
     }
+}
+
+/// Makes `vm` the state's program again; the program it replaces gives
+/// its buffers to the spares.
+#[inline]
+fn put_back(st: &mut State, vm: Vm) {
+    let left = mem::replace(&mut st.vm, vm);
+    st.spare.give_vm(left);
 }
 
 impl Drop for Attempt<'_> {
@@ -159,11 +155,7 @@ impl Drop for Attempt<'_> {
             let (i, old) = st.trail.pop().expect("trail entry");
             st.words[i as usize] = old;
         }
-        let stack = mem::replace(&mut st.vm.stack, s.stack);
-        let frames = mem::replace(&mut st.vm.frames, s.frames);
-        let options = mem::replace(&mut st.vm.options, s.options);
-        let screened = mem::replace(&mut st.vm.screened, s.screened);
-        st.spare.give(stack, frames, options, screened);
+        put_back(st, s.vm);
         st.rng = s.rng;
         st.status = s.status;
         st.recording = s.recording;
