@@ -74,10 +74,27 @@ fn shifts_of(toward: &[u32]) -> Vec<Shift> {
 /// [`Shift`]s), as a set of `words` words: a few word shifts per part
 /// rather than a visit of every cell.
 pub fn shift_toward(kind: &Kind, set: &[u64], d: usize, out: &mut [u64]) {
+    shift_by(&kind.shifts[d], set, out);
+}
+
+/// Adds to `out` the neighbours of the cells of `set` (every cell one
+/// step from one of them, in any direction): all the kind's [`Shift`]s
+/// in one pass, rather than [`shift_toward`] each direction in turn.
+pub fn neighbours_of_set(kind: &Kind, set: &[u64], out: &mut [u64]) {
     if set.len() <= SHIFT_WORDS && out.len() <= SHIFT_WORDS {
-        return shift_toward_small(&kind.shifts[d], set, out);
+        return shift_toward_small(kind.shifts.iter().flatten(), set, out);
     }
-    for part in &kind.shifts[d] {
+    for parts in &kind.shifts {
+        shift_by(parts, set, out);
+    }
+}
+
+/// Adds to `out` the cells of `set` moved by the parts of one direction.
+fn shift_by(parts: &[Shift], set: &[u64], out: &mut [u64]) {
+    if set.len() <= SHIFT_WORDS && out.len() <= SHIFT_WORDS {
+        return shift_toward_small(parts, set, out);
+    }
+    for part in parts {
         let (whole, bits) = (
             (part.by.unsigned_abs() / 64) as usize,
             (part.by.unsigned_abs() % 64) as u32,
@@ -114,7 +131,12 @@ const SHIFT_WORDS: usize = 8;
 /// [`shift_toward`] for sets of at most [`SHIFT_WORDS`] words: each part's
 /// cells are laid in the middle of a block of zeroes, so that the words a
 /// shift reads before and after the set need no check.
-fn shift_toward_small(parts: &[Shift], set: &[u64], out: &mut [u64]) {
+#[inline]
+fn shift_toward_small<'p>(
+    parts: impl IntoIterator<Item = &'p Shift>,
+    set: &[u64],
+    out: &mut [u64],
+) {
     const PAD: usize = SHIFT_WORDS;
     let mut masked = [0u64; 3 * SHIFT_WORDS];
     for part in parts {
@@ -255,6 +277,23 @@ impl<'k, const N: usize> Flood<'k, N> {
         }
     }
 
+    /// Puts in `out` (empty) the cells of `within` connected to any cell
+    /// of `from` in it; `within` is the set of the flood, untouched.
+    fn connected_from(mut self, from: &[u64], within: &[u64], out: &mut [u64]) {
+        for (wi, (f, w)) in from.iter().zip(within).enumerate() {
+            let mut starts = f & w;
+            while starts != 0 {
+                // A cell of `within`, so below `64 * N`.
+                self.reach(wi * 64 + starts.trailing_zeros() as usize);
+                starts &= starts - 1;
+            }
+        }
+        self.run(None, &[]);
+        for ((o, w), l) in out.iter_mut().zip(within).zip(self.left) {
+            *o = w & !l;
+        }
+    }
+
     /// [`groups_around`] a cell whose neighbours are `next`; the flood's
     /// set is the cells, untouched.
     fn groups_around(mut self, next: &[u32], marked: Option<&[u64]>) -> i64 {
@@ -308,20 +347,35 @@ pub fn connected(kind: &Kind, start: usize, within: &[u64]) -> Bits {
 }
 
 /// The cells of `within` reached from any cell of `from` through cells of
-/// `within` (the cells of `from` outside `within` start nothing).
+/// `within` (the cells of `from` outside `within` start nothing): one
+/// flood from all of them at once.
 pub fn connected_from(kind: &Kind, from: &[u64], within: &[u64]) -> Bits {
     let mut out = Bits::from_elem(0, within.len().max(1));
+    if let Some(flood) = Flood::<4>::new(kind, within) {
+        flood.connected_from(from, within, &mut out);
+    } else if let Some(flood) = Flood::<8>::new(kind, within) {
+        flood.connected_from(from, within, &mut out);
+    } else if let Some(flood) = Flood::<16>::new(kind, within) {
+        flood.connected_from(from, within, &mut out);
+    } else {
+        connected_from_each(kind, from, within, &mut out);
+    }
+    out
+}
+
+/// [`connected_from`] a set too long to flood in place: the cells
+/// connected to each start not yet reached, in turn.
+fn connected_from_each(kind: &Kind, from: &[u64], within: &[u64], out: &mut [u64]) {
     for (wi, (f, w)) in from.iter().zip(within).enumerate() {
         let mut starts = f & w;
         while starts != 0 {
             let c = wi * 64 + starts.trailing_zeros() as usize;
             starts &= starts - 1;
-            if !has(&out, c) {
-                add_to(&mut out, &connected(kind, c, within));
+            if !has(out, c) {
+                add_to(out, &connected(kind, c, within));
             }
         }
     }
-    out
 }
 
 /// Marks in `out` (empty, as long as `within`) `start` and every cell of
@@ -568,6 +622,13 @@ mod tests {
             // A connected set has a word at least.
             expected.resize(words.max(1), 0);
             assert_eq!(&connected(kind, c, &bits)[..], &expected[..]);
+            // From a set: the union of the groups of its cells in the set.
+            let from: Vec<bool> = (0..cells.len()).map(|i| i == c || marked[i]).collect();
+            let mut union = vec![0u64; words.max(1)];
+            for i in (0..cells.len()).filter(|i| from[*i] && cells[*i]) {
+                add_to(&mut union, &connected(kind, i, &bits));
+            }
+            assert_eq!(&connected_from(kind, &sized(&from), &bits)[..], &union[..]);
             let mut around: Vec<usize> = kind.adjacent[c]
                 .iter()
                 .filter_map(|a| group[*a as usize])
@@ -649,6 +710,9 @@ mod tests {
                         shift_toward(&kind, &bits, d, &mut got);
                     }
                     assert_eq!(got, want, "{shape:?} {width}x{height}, all directions");
+                    let mut got = vec![0u64; bits.len()];
+                    neighbours_of_set(&kind, &bits, &mut got);
+                    assert_eq!(got, want, "{shape:?} {width}x{height}, in one pass");
                 }
             }
         }

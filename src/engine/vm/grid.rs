@@ -106,11 +106,7 @@ fn neighbours(kind: &Kind, of: &Value) -> Bits {
         Value::I(_) => {}
         // A grid's neighbours are its steps in every direction: shift the
         // whole set each way.
-        Value::S(cells) if !kind.shifts.is_empty() => {
-            for d in 0..kind.shifts.len() {
-                grid::shift_toward(kind, cells, d, words);
-            }
-        }
+        Value::S(cells) if !kind.shifts.is_empty() => grid::neighbours_of_set(kind, cells, words),
         Value::S(cells) => set_elems(cells).for_each(add),
     }
     bits

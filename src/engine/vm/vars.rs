@@ -40,11 +40,25 @@ pub(super) fn var_offset(rules: &Ruleset, st: &mut State, v: u32) -> Result<usiz
                 return Ok(vd.offset + k * vd.elem_words);
             }
         }
+        [d0, d1] => {
+            // Two indices (a player and a kind, most often): the common
+            // shape past one dimension, without the general loop.
+            let stack = &mut st.vm.stack;
+            if let [.., Value::I(x), Value::I(y)] = stack[..] {
+                if let (Some(a), Some(b)) = (slot(d0, x, st.nplayers), slot(d1, y, st.nplayers)) {
+                    stack.pop();
+                    stack.pop();
+                    return Ok(vd.offset + (a * d1.size + b) * vd.elem_words);
+                }
+            }
+        }
         _ => {}
     }
     var_offset_slow(rules, st, v)
 }
 
+/// [`var_offset`] for any number of indices, and the error of indices
+/// out of range.
 fn var_offset_slow(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, RuntimeError> {
     let vd = &rules.vars[v as usize];
     let n = vd.dims.len();
