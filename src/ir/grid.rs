@@ -82,7 +82,7 @@ pub fn shift_toward(kind: &Kind, set: &[u64], d: usize, out: &mut [u64]) {
 /// in one pass, rather than [`shift_toward`] each direction in turn.
 pub fn neighbours_of_set(kind: &Kind, set: &[u64], out: &mut [u64]) {
     if set.len() <= SHIFT_WORDS && out.len() <= SHIFT_WORDS {
-        return shift_toward_small(kind.shifts.iter().flatten(), set, out);
+        return shift_small(kind.shifts.iter().flatten(), set, out);
     }
     for parts in &kind.shifts {
         shift_by(parts, set, out);
@@ -92,7 +92,7 @@ pub fn neighbours_of_set(kind: &Kind, set: &[u64], out: &mut [u64]) {
 /// Adds to `out` the cells of `set` moved by the parts of one direction.
 fn shift_by(parts: &[Shift], set: &[u64], out: &mut [u64]) {
     if set.len() <= SHIFT_WORDS && out.len() <= SHIFT_WORDS {
-        return shift_toward_small(parts, set, out);
+        return shift_small(parts, set, out);
     }
     for part in parts {
         let (whole, bits) = (
@@ -127,6 +127,74 @@ fn shift_by(parts: &[Shift], set: &[u64], out: &mut [u64]) {
 /// The most words of a set [`shift_toward`] shifts through a fixed block
 /// of words on the stack (without a check per word read).
 const SHIFT_WORDS: usize = 8;
+
+/// [`shift_toward_small`], through [`shift_fixed`] when the set and `out`
+/// are as long as each other and as the sets of the smaller grids (the
+/// common case: a set of a grid's cells, moved into a set of the grid).
+#[inline]
+fn shift_small<'p>(parts: impl IntoIterator<Item = &'p Shift>, set: &[u64], out: &mut [u64]) {
+    if set.len() == out.len() {
+        match set.len() {
+            1 => return shift_fixed::<1>(parts, set, out),
+            2 => return shift_fixed::<2>(parts, set, out),
+            3 => return shift_fixed::<3>(parts, set, out),
+            4 => return shift_fixed::<4>(parts, set, out),
+            _ => {}
+        }
+    }
+    shift_toward_small(parts, set, out);
+}
+
+/// [`shift_toward_small`] for a set and an `out` of `N` words each (at
+/// most [`SHIFT_WORDS`]): the loops over the words have a known length,
+/// and the words of the parts' masks are read without a check each.
+#[inline]
+fn shift_fixed<'p, const N: usize>(
+    parts: impl IntoIterator<Item = &'p Shift>,
+    set: &[u64],
+    out: &mut [u64],
+) {
+    const PAD: usize = SHIFT_WORDS;
+    let (Ok(set), Ok(out)) = (<&[u64; N]>::try_from(set), <&mut [u64; N]>::try_from(out)) else {
+        unreachable!("sets of N words");
+    };
+    let mut masked = [0u64; 3 * SHIFT_WORDS];
+    let mut acc = *out;
+    for part in parts {
+        let by = part.by.unsigned_abs() as usize;
+        let (whole, bits) = (by / 64, (by % 64) as u32);
+        if whole >= N {
+            // Every cell moves past the end of the set's words.
+            continue;
+        }
+        let Some(from) = part
+            .from
+            .get(..N)
+            .and_then(|f| <&[u64; N]>::try_from(f).ok())
+        else {
+            // A mask shorter than the set (cells past it in no part).
+            shift_toward_small(std::iter::once(part), set, &mut acc);
+            continue;
+        };
+        for i in 0..N {
+            masked[PAD + i] = set[i] & from[i];
+        }
+        // As in `shift_toward_small`; `whole` < `N` keeps every read
+        // within the block.
+        if part.by >= 0 {
+            for (i, o) in acc.iter_mut().enumerate() {
+                let (h, l) = (masked[PAD - whole + i], masked[PAD - whole - 1 + i]);
+                *o |= h << bits | l >> 1 >> (63 - bits);
+            }
+        } else {
+            for (i, o) in acc.iter_mut().enumerate() {
+                let (l, h) = (masked[PAD + whole + i], masked[PAD + whole + 1 + i]);
+                *o |= l >> bits | h << 1 << (63 - bits);
+            }
+        }
+    }
+    *out = acc;
+}
 
 /// [`shift_toward`] for sets of at most [`SHIFT_WORDS`] words: each part's
 /// cells are laid in the middle of a block of zeroes, so that the words a
@@ -675,6 +743,10 @@ mod tests {
             (1, 7),
             (7, 1),
             (4, 3),
+            (8, 8),
+            (10, 10),
+            (16, 11),
+            (18, 13),
             (23, 16),
             (64, 3),
             (65, 5),
