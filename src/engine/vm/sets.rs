@@ -124,15 +124,9 @@ pub(super) fn add_screened(
     let vm = &mut st.vm;
     let at = vm.stack.len() - n - 1;
     let start = vm.options.len();
-    set_options_fit(start, vm.stack[at].bits())?;
-    for (wi, w) in vm.stack[at].bits().iter().enumerate() {
-        let mut w = *w;
-        while w != 0 {
-            let b = w.trailing_zeros() as i64;
-            vm.options.push((arm, wi as i64 * 64 + b));
-            w &= w - 1;
-        }
-    }
+    let members = vm.stack[at].bits();
+    set_options_fit(start, members)?;
+    push_members(&mut vm.options, arm, members);
     let end = vm.options.len();
     let passing = vm.stack.drain(at + 1..).map(|v| match v {
         Value::S(bits) => bits,
@@ -141,6 +135,30 @@ pub(super) fn add_screened(
     vm.screened.add((start, end), (choice, arm), passing);
     vm.stack.truncate(at);
     Ok(())
+}
+
+/// Appends an option `(arm, m)` for each member `m` of the set: room made
+/// once, each option written in place (rather than a push each, which
+/// checks the room and stores the length every time).
+#[inline]
+fn push_members(options: &mut Vec<(u16, i64)>, arm: u16, members: &[u64]) {
+    let n = bits::count(members) as usize;
+    options.reserve(n);
+    let room = &mut options.spare_capacity_mut()[..n];
+    let mut k = 0;
+    for (wi, w) in members.iter().enumerate() {
+        let mut w = *w;
+        while w != 0 {
+            let m = wi as i64 * 64 + w.trailing_zeros() as i64;
+            // `n` members in all: `k` stays below `n` (checked all the same).
+            room[k].write((arm, m));
+            k += 1;
+            w &= w - 1;
+        }
+    }
+    // Safety: `room` is the spare capacity after the options, and its
+    // first `k` (= `n`) slots were all written above.
+    unsafe { options.set_len(options.len() + k) };
 }
 
 /// The elements of a one-dimensional variable (over the seated players
