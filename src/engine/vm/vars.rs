@@ -28,8 +28,21 @@ pub(super) fn slot(d: &DimDef, x: i64, nplayers: usize) -> Option<usize> {
 /// Pops the indices of variable `v` and returns the offset of that element
 /// (or why the indices are out of range, an error the caller places at
 /// its instruction).
-#[inline]
+///
+/// A variable without indices (the most common, and only a read of its
+/// offset) is answered in place; the others by a call.
+#[inline(always)]
 pub(super) fn var_offset(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, RuntimeError> {
+    let vd = &rules.vars[v as usize];
+    if vd.dims.is_empty() {
+        return Ok(vd.offset);
+    }
+    indexed_offset(rules, st, v)
+}
+
+/// [`var_offset`] of a variable with indices.
+#[inline(never)]
+fn indexed_offset(rules: &Ruleset, st: &mut State, v: u32) -> Result<usize, RuntimeError> {
     let vd = &rules.vars[v as usize];
     match vd.dims.as_slice() {
         [] => return Ok(vd.offset),
