@@ -416,7 +416,7 @@ impl Compiler<'_> {
                 c.expr(f, body);
             }
         });
-        self.inlined += f.code.len() - before;
+        self.inlined += f.code.len().saturating_sub(before);
         self.inlining.pop();
         *self.diags = saved;
     }
