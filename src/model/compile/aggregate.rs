@@ -153,13 +153,7 @@ impl Compiler<'_> {
 
     /// `any` (`is_any`) or `all`: when the condition `e` decides, pushes
     /// the result and leaves; returns the jump out, to patch.
-    fn decide_early(
-        &mut self,
-        f: &mut FnCtx,
-        is_any: bool,
-        e: &Expr,
-        sp: Span,
-    ) -> usize {
+    fn decide_early(&mut self, f: &mut FnCtx, is_any: bool, e: &Expr, sp: Span) -> usize {
         let skip = self.branch(f, e, !is_any, sp);
         f.emit(Op::Const(is_any as i64), sp);
         let exit = f.emit(Op::Jump(0), sp);

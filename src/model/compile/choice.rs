@@ -45,10 +45,22 @@ impl Compiler<'_> {
             );
             return;
         }
-        let who = f.temp();
-        let t = self.expr(f, &ch.by);
+        // A deciding player held in a local is read there (collecting the
+        // options assigns no local); another is computed into a temporary.
+        let named = match &ch.by.kind {
+            ExprKind::Name(id) => f.lookup(&id.name).map(|l| (l.slot, l.ty.clone())),
+            _ => None,
+        };
+        let (who, t) = match named {
+            Some(local) => local,
+            None => {
+                let who = f.temp();
+                let t = self.expr(f, &ch.by);
+                f.emit(Op::Store(who), sp);
+                (who, t)
+            }
+        };
         self.expect(&Ty::Ent(PLAYER), &t, ch.by.span, "the deciding player");
-        f.emit(Op::Store(who), sp);
         f.emit(Op::ChooseBegin, sp);
         // The id the choice gets below (collecting options asks nothing).
         let choice_id = self.choices.len() as u32;
@@ -316,10 +328,11 @@ impl Compiler<'_> {
             }
             let sigs = c.sigs;
             let is_fn = |fid: u32| sigs.get(fid as usize).is_some_and(|s| !s.is_proc);
-            def.light = decided_prefix(&f.code, body, (first_slot, bind), is_fn).map(|_| LightArm {
-                start: after_screen as u32,
-                bind,
-            });
+            def.light =
+                decided_prefix(&f.code, body, (first_slot, bind), is_fn).map(|_| LightArm {
+                    start: after_screen as u32,
+                    bind,
+                });
             def.quick =
                 matches!(&arm.kind, ArmKind::Named(_, None)) && asks_nothing(&f.code[body..]);
         });
