@@ -72,8 +72,12 @@ impl Compiler<'_> {
             f.emit(Op::Const(init), sp);
             f.emit(Op::Store(fold.acc), sp);
         }
-        let elem = self.scoped(f, |c, f| c.aggregate_loop(f, agg, b, body, fold, sp));
+        let (elem, exits) = self.scoped(f, |c, f| c.aggregate_loop(f, agg, b, body, fold, sp));
         f.emit(Op::Load(fold.acc), sp);
+        // An early exit has pushed the result itself.
+        for j in exits {
+            f.patch_here(j);
+        }
         match agg {
             Aggregate::Any | Aggregate::All => Ty::Bool,
             Aggregate::ArgMax | Aggregate::ArgMin => match elem {
@@ -90,7 +94,8 @@ impl Compiler<'_> {
         }
     }
 
-    /// The loop folding each element into `fold`; returns the elements' type.
+    /// The loop folding each element into `fold`; returns the elements'
+    /// type and the early exits, which leave with the result pushed.
     fn aggregate_loop(
         &mut self,
         f: &mut FnCtx,
@@ -99,7 +104,7 @@ impl Compiler<'_> {
         body: Option<&Expr>,
         fold: Fold,
         sp: Span,
-    ) -> Ty {
+    ) -> (Ty, Vec<usize>) {
         // Early exits: `any` at the first true, `all` at the first false,
         // and `min(x in lo..hi: x)` at the first element (ranges ascend).
         let mut exits: Vec<usize> = Vec::new();
@@ -109,7 +114,6 @@ impl Compiler<'_> {
         let elem = self.binder_loop(f, b, false, |c, f, var| {
             if min_of_var {
                 f.emit(Op::Load(var), sp);
-                f.emit(Op::Store(fold.acc), sp);
                 exits.push(f.emit(Op::Jump(0), sp));
                 return;
             }
@@ -121,7 +125,7 @@ impl Compiler<'_> {
                     f.emit(Op::Store(fold.acc), sp);
                 }
                 (Aggregate::Any | Aggregate::All, Some(e)) => {
-                    exits.push(c.decide_early(f, agg == Aggregate::Any, e, fold, sp));
+                    exits.push(c.decide_early(f, agg == Aggregate::Any, e, sp));
                 }
                 (Aggregate::ArgMax | Aggregate::ArgMin, Some(e)) => {
                     c.keep_best(f, agg == Aggregate::ArgMax, e, var, fold, sp);
@@ -130,10 +134,7 @@ impl Compiler<'_> {
                 (_, None) => {} // reported above
             }
         });
-        for j in exits {
-            f.patch_here(j);
-        }
-        elem
+        (elem, exits)
     }
 
     /// `sum`, `min`, `max`: folds the value of `e` into the result.
@@ -150,19 +151,11 @@ impl Compiler<'_> {
         f.emit(Op::Store(fold.acc), sp);
     }
 
-    /// `any` (`is_any`) or `all`: when the condition `e` decides, stores
+    /// `any` (`is_any`) or `all`: when the condition `e` decides, pushes
     /// the result and leaves; returns the jump out, to patch.
-    fn decide_early(
-        &mut self,
-        f: &mut FnCtx,
-        is_any: bool,
-        e: &Expr,
-        fold: Fold,
-        sp: Span,
-    ) -> usize {
+    fn decide_early(&mut self, f: &mut FnCtx, is_any: bool, e: &Expr, sp: Span) -> usize {
         let skip = self.branch(f, e, !is_any, sp);
         f.emit(Op::Const(is_any as i64), sp);
-        f.emit(Op::Store(fold.acc), sp);
         let exit = f.emit(Op::Jump(0), sp);
         for j in skip {
             f.patch_here(j);

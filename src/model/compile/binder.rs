@@ -4,7 +4,7 @@
 
 use crate::ir::bytecode::{BinaryOp, Builtin, KindId, Op};
 use crate::ir::codes::Code;
-use crate::ir::ruleset::Ty;
+use crate::ir::ruleset::{Ty, PLAYER};
 use crate::ir::span::Span;
 use crate::ir::symbols::Global;
 use crate::lang::ast::{Binder, Expr, ExprKind, Source};
@@ -107,7 +107,12 @@ impl Compiler<'_> {
                 self.visit_set(f, name, s.kind, sp)
             }
             Walk::Kind(k) => {
-                f.emit(Op::KindSize(k), sp);
+                // The items of a kind are known here (the players' number
+                // only when the game starts).
+                match self.kinds.get(k as usize).filter(|_| k != PLAYER) {
+                    Some(kind) => f.emit(Op::Const(kind.items.len() as i64), sp),
+                    None => f.emit(Op::KindSize(k), sp),
+                };
                 f.emit(Op::Const(0), sp);
                 let (top, exit, var) = self.count_up(f, name, Ty::Ent(k), sp);
                 (Ty::Ent(k), top, exit, var)
@@ -146,8 +151,24 @@ impl Compiler<'_> {
         let hi_slot = f.temp();
         let var = f.declare(name, ty);
         f.emit_add_const(BinaryOp::Sub, 1, sp);
-        f.emit(Op::Store(var), sp);
-        f.emit(Op::Store(hi_slot), sp);
+        // Constant bounds are stored one after the other (each `Const;
+        // Store` fuses into one instruction).
+        match (f.take_const(), f.take_const()) {
+            (Some(start), Some(end)) => {
+                f.emit(Op::Const(start), sp);
+                f.emit(Op::Store(var), sp);
+                f.emit(Op::Const(end), sp);
+                f.emit(Op::Store(hi_slot), sp);
+            }
+            (start, _end) => {
+                // `_end` is `None` whenever `start` is (nothing taken).
+                if let Some(start) = start {
+                    f.emit(Op::Const(start), sp);
+                }
+                f.emit(Op::Store(var), sp);
+                f.emit(Op::Store(hi_slot), sp);
+            }
+        }
         let top = f.here();
         f.emit(Op::Load(var), sp);
         f.emit(Op::Const(1), sp);

@@ -70,13 +70,8 @@ impl Compiler<'_> {
                     return jumps;
                 }
                 let mut jump_if = when;
-                if when && is_comparison(c) {
-                    if let Some(Op::Bin(op)) = f.code.last_mut() {
-                        if let Some(opposite) = opposite(*op) {
-                            *op = opposite;
-                            jump_if = false;
-                        }
-                    }
+                if when && f.flip_comparison(c) {
+                    jump_if = false;
                 }
                 let jump = if jump_if {
                     Op::JumpIf(0)
@@ -85,6 +80,27 @@ impl Compiler<'_> {
                 };
                 vec![f.emit(jump, sp)]
             }
+        }
+    }
+}
+
+impl FnCtx {
+    /// When `c` is a comparison whose code was just emitted, turns its
+    /// comparing `Bin` into the opposite one (true exactly when `c` is
+    /// false); returns whether it did.
+    pub(super) fn flip_comparison(&mut self, c: &Expr) -> bool {
+        if !is_comparison(c) {
+            return false;
+        }
+        match self.code.last_mut() {
+            Some(Op::Bin(op)) => match opposite(*op) {
+                Some(o) => {
+                    *op = o;
+                    true
+                }
+                None => false,
+            },
+            _ => false,
         }
     }
 }

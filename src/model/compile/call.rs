@@ -28,14 +28,6 @@ pub(super) struct Bound {
     pub(super) cells: bool,
 }
 
-/// How the arguments of an inlined call reach its body.
-enum Passing {
-    /// Each argument is a local: the parameters name those locals.
-    Alias(Vec<u16>),
-    /// The arguments are stored into fresh locals.
-    Copy,
-}
-
 impl Compiler<'_> {
     /// A call: of a builtin unless a local hides its name, else of a
     /// function or procedure.
@@ -343,38 +335,26 @@ impl Compiler<'_> {
             );
         }
         let body = self.inlinable(fid, &sig);
-        let passing = match self.local_args(f, args) {
-            Some(slots) if body.is_some() && !slots.is_empty() => Passing::Alias(slots),
-            _ => Passing::Copy,
-        };
-        for (a, (pname, pt)) in args.iter().zip(&sig.params) {
-            let t = match &passing {
-                // The argument names a local: nothing to push.
-                Passing::Alias(_) => f.lookup(local_name(a)).expect("a local").ty.clone(),
-                Passing::Copy => self.expr(f, a),
+        // When the body is inlined, a parameter whose argument names a
+        // local names that local (nothing is pushed for it).
+        let aliases: Vec<Option<u16>> = args.iter().map(|a| body.and(local_slot(f, a))).collect();
+        for ((a, (pname, pt)), alias) in args.iter().zip(&sig.params).zip(&aliases) {
+            let t = match alias {
+                Some(_) => f.lookup(local_name(a)).expect("a local").ty.clone(),
+                None => self.expr(f, a),
             };
             self.expect(pt, &t, a.span, &format!("argument `{pname}`"));
         }
         match body {
             Some(body) => {
                 let branch = branch.filter(|_| sig.ret == Ty::Bool);
-                self.inline(f, fid, body, &sig, (passing, branch), sp)
+                self.inline(f, fid, body, &sig, (aliases, branch), sp)
             }
             None => {
                 f.emit(Op::Call(fid, args.len() as u8), sp);
             }
         }
         sig.ret
-    }
-
-    /// The slots of the arguments when every one names a local.
-    fn local_args(&self, f: &FnCtx, args: &[Expr]) -> Option<Vec<u16>> {
-        args.iter()
-            .map(|a| match &a.kind {
-                ExprKind::Name(id) => f.lookup(&id.name).map(|l| l.slot),
-                _ => None,
-            })
-            .collect()
     }
 
     /// Compiles a pure function's body in place of a call, its parameters
@@ -387,19 +367,19 @@ impl Compiler<'_> {
         fid: u32,
         body: &Expr,
         sig: &Sig,
-        (passing, branch): (Passing, Option<(bool, Span)>),
+        (aliases, branch): (Vec<Option<u16>>, Option<(bool, Span)>),
         sp: Span,
     ) {
-        let slots = match passing {
-            Passing::Alias(slots) => slots,
-            Passing::Copy => {
-                let slots: Vec<u16> = sig.params.iter().map(|_| f.temp()).collect();
-                for slot in slots.iter().rev() {
-                    f.emit(Op::Store(*slot), sp);
-                }
-                slots
+        // The arguments pushed are stored into fresh locals, the last first.
+        let slots: Vec<u16> = aliases
+            .iter()
+            .map(|a| a.unwrap_or_else(|| f.temp()))
+            .collect();
+        for (slot, alias) in slots.iter().zip(&aliases).rev() {
+            if alias.is_none() {
+                f.emit(Op::Store(*slot), sp);
             }
-        };
+        }
         let scratch = Diagnostics {
             sources: self.diags.sources.clone(),
             items: Vec::new(),
@@ -416,7 +396,7 @@ impl Compiler<'_> {
                 c.expr(f, body);
             }
         });
-        self.inlined += f.code.len() - before;
+        self.inlined += f.code.len().saturating_sub(before);
         self.inlining.pop();
         *self.diags = saved;
     }
@@ -434,6 +414,14 @@ impl<'a> Compiler<'a> {
             && self.inlined < MAX_INLINED
             && self.depth < MAX_DEPTH;
         ok.then_some(body)
+    }
+}
+
+/// The slot of the local an argument names, if it is a bare local name.
+fn local_slot(f: &FnCtx, a: &Expr) -> Option<u16> {
+    match &a.kind {
+        ExprKind::Name(id) => f.lookup(&id.name).map(|l| l.slot),
+        _ => None,
     }
 }
 

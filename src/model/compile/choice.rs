@@ -45,10 +45,22 @@ impl Compiler<'_> {
             );
             return;
         }
-        let who = f.temp();
-        let t = self.expr(f, &ch.by);
+        // A deciding player held in a local is read there (collecting the
+        // options assigns no local); another is computed into a temporary.
+        let named = match &ch.by.kind {
+            ExprKind::Name(id) => f.lookup(&id.name).map(|l| (l.slot, l.ty.clone())),
+            _ => None,
+        };
+        let (who, t) = match named {
+            Some(local) => local,
+            None => {
+                let who = f.temp();
+                let t = self.expr(f, &ch.by);
+                f.emit(Op::Store(who), sp);
+                (who, t)
+            }
+        };
         self.expect(&Ty::Ent(PLAYER), &t, ch.by.span, "the deciding player");
-        f.emit(Op::Store(who), sp);
         f.emit(Op::ChooseBegin, sp);
         // The id the choice gets below (collecting options asks nothing).
         let choice_id = self.choices.len() as u32;
@@ -268,7 +280,15 @@ impl Compiler<'_> {
         f.emit(Op::Store(arm_slot), sp);
         f.emit(Op::Store(val_slot), sp);
         let mut ends = Vec::new();
+        // The last arm is the chosen one when the others are not (the
+        // engine resumes only with an arm of the choice): it is neither
+        // tested nor jumped out of.
+        let last = ch.arms.len().saturating_sub(1);
         for (i, arm) in ch.arms.iter().enumerate() {
+            if i == last {
+                self.arm_body(f, arm, &mut arms[i], val_slot);
+                break;
+            }
             f.emit(Op::Load(arm_slot), arm.span);
             f.emit(Op::Const(i as i64), arm.span);
             f.emit(Op::Bin(BinaryOp::Eq), arm.span);
@@ -290,10 +310,9 @@ impl Compiler<'_> {
             let first_slot = f.nlocals;
             let mut bind = None;
             if let ArmKind::Each(b) = &arm.kind {
-                let slot = f.declare(&b.var.name, def.ty.clone());
-                f.emit(Op::Load(val_slot), arm.span);
-                f.emit(Op::Store(slot), arm.span);
-                bind = Some(slot);
+                // The option's value is named where it was stored: no copy.
+                f.alias(&b.var.name, def.ty.clone(), val_slot);
+                bind = Some(val_slot);
             }
             let body = f.here() as usize;
             // The requirements checked while the options were collected
@@ -309,10 +328,11 @@ impl Compiler<'_> {
             }
             let sigs = c.sigs;
             let is_fn = |fid: u32| sigs.get(fid as usize).is_some_and(|s| !s.is_proc);
-            def.light = decided_prefix(&f.code, body, first_slot, is_fn).map(|_| LightArm {
-                start: after_screen as u32,
-                bind,
-            });
+            def.light =
+                decided_prefix(&f.code, body, (first_slot, bind), is_fn).map(|_| LightArm {
+                    start: after_screen as u32,
+                    bind,
+                });
             def.quick =
                 matches!(&arm.kind, ArmKind::Named(_, None)) && asks_nothing(&f.code[body..]);
         });
@@ -404,13 +424,14 @@ fn names_may_clash(arms: &[ArmDef], kinds: &[Kind]) -> bool {
 /// Whether the code of an arm, from `body`, is decided by a pure prefix:
 /// it reaches a `legal;` (whose index is returned) along every path that
 /// does not fail, reading the state but writing only locals of the arm
-/// (slots from `first_slot` on), calling no procedure (functions cannot
+/// (slots from `first_slot` on, and `bind`, the one holding the option's
+/// value), calling no procedure (functions cannot
 /// change the state) and drawing no random number. Such an arm can be
 /// tried without preparing an undo.
 fn decided_prefix(
     code: &[Op],
     body: usize,
-    first_slot: u16,
+    (first_slot, bind): (u16, Option<u16>),
     is_fn: impl Fn(u32) -> bool,
 ) -> Option<usize> {
     let end = body
@@ -418,7 +439,7 @@ fn decided_prefix(
             .iter()
             .position(|op| matches!(op, Op::Legal(_)))?;
     let inside = |t: &u32| (body..=end).contains(&(*t as usize));
-    let local = |l: &u16| *l >= first_slot;
+    let local = |l: &u16| *l >= first_slot || Some(*l) == bind;
     code[body..end]
         .iter()
         .all(|op| match op {

@@ -42,6 +42,11 @@ pub struct FnCtx {
     /// The jumps of a call's body compiled as a branch, for the condition
     /// that asked.
     pub(super) branched: Option<Vec<usize>>,
+    /// The greatest index code may be entered at other than from the
+    /// instruction before (a jump's target, a loop's top, where a light
+    /// try starts): the code before it is never rewritten (see
+    /// [`FnCtx::emit`]).
+    pinned: u32,
 }
 
 impl FnCtx {
@@ -58,6 +63,7 @@ impl FnCtx {
             ret,
             branch_into: None,
             branched: None,
+            pinned: 0,
         };
         for (n, t) in params {
             f.declare(n, t.clone());
@@ -65,18 +71,49 @@ impl FnCtx {
         f
     }
 
-    /// Appends an instruction; returns its index.
+    /// Appends an instruction; returns its index. An operation on
+    /// constants pushed just before, which no jump skips, is done here:
+    /// `not`, `-` and the integer operators become the constant they
+    /// compute (as the interpreter does), and a requirement of a true
+    /// constant disappears with it.
     pub(super) fn emit(&mut self, op: Op, span: Span) -> usize {
+        let n = self.code.len();
+        let unpinned = |k: usize| n >= k && self.pinned as usize <= n - k;
+        let last = |k: usize| match self.code.get(n.wrapping_sub(k)) {
+            Some(Op::Const(v)) if unpinned(k) => Some(*v),
+            _ => None,
+        };
+        let folded = match (&op, last(1), last(2)) {
+            (Op::Not, Some(a), _) => Some((1, Some((a == 0) as i64))),
+            (Op::Neg, Some(a), _) => Some((1, Some(a.saturating_neg()))),
+            (Op::Require(_), Some(a), _) if a != 0 => Some((1, None)),
+            (Op::Bin(op), Some(b), Some(a)) => fold_binary(*op, a, b).map(|r| (2, Some(r))),
+            _ => None,
+        };
+        if let Some((used, value)) = folded {
+            self.code.truncate(n - used);
+            self.spans.truncate(n - used);
+            return match value {
+                Some(v) => self.emit(Op::Const(v), span),
+                None => self.code.len(),
+            };
+        }
+        if matches!(
+            op,
+            Op::Jump(_) | Op::JumpIf(_) | Op::JumpIfNot(_) | Op::ChooseWait(_)
+        ) {
+            self.pinned = n as u32 + 1;
+        }
         self.code.push(op);
         self.spans.push(span);
-        self.code.len() - 1
+        n
     }
 
     /// Emits `Const(k); Bin(op)` for `+` or `-`, or, when the last
     /// instruction pushes a constant that no jump skips, folds the
     /// operation into it (saturating, as the interpreter computes).
     pub(super) fn emit_add_const(&mut self, op: BinaryOp, k: i64, span: Span) {
-        let here = self.here();
+        let here = self.code.len() as u32;
         let landed_on = self
             .code
             .iter()
@@ -93,13 +130,31 @@ impl FnCtx {
         self.emit(Op::Bin(op), span);
     }
 
-    /// The index the next instruction will have.
-    pub(super) fn here(&self) -> u32 {
-        self.code.len() as u32
+    /// Removes the constant the code just pushed, if it did and no jump
+    /// goes past it; returns its value.
+    pub(super) fn take_const(&mut self) -> Option<i64> {
+        let n = self.code.len();
+        match self.code.last() {
+            Some(Op::Const(v)) if (self.pinned as usize) < n => {
+                let v = *v;
+                self.code.pop();
+                self.spans.pop();
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+
+    /// The index the next instruction will have, where code may now be
+    /// entered (a jump may go there).
+    pub(super) fn here(&mut self) -> u32 {
+        self.pinned = self.code.len() as u32;
+        self.pinned
     }
 
     /// Points the jump at `at` to `target`.
     pub(super) fn patch(&mut self, at: usize, target: u32) {
+        self.pinned = self.pinned.max(target);
         match &mut self.code[at] {
             Op::Jump(t) | Op::JumpIf(t) | Op::JumpIfNot(t) => *t = target,
             _ => {}
@@ -128,6 +183,16 @@ impl FnCtx {
             slot,
         });
         slot
+    }
+
+    /// Names the existing local `slot` in the current scope (a value
+    /// already stored there is given its name without a copy).
+    pub(super) fn alias(&mut self, name: &str, ty: Ty, slot: u16) {
+        self.locals.push(Local {
+            name: name.to_string(),
+            ty,
+            slot,
+        });
     }
 
     /// A nameless local.
@@ -179,6 +244,25 @@ impl FnCtx {
             max_stack: 0,
         }
     }
+}
+
+/// The value of `a op b` on two integers as the interpreter computes it,
+/// for the operators that cannot fail (and that are not the intersection
+/// of sets, nor membership).
+fn fold_binary(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
+    use BinaryOp::*;
+    Some(match op {
+        Eq => (a == b) as i64,
+        Ne => (a != b) as i64,
+        Lt => (a < b) as i64,
+        Le => (a <= b) as i64,
+        Gt => (a > b) as i64,
+        Ge => (a >= b) as i64,
+        Add => a.saturating_add(b),
+        Sub => a.saturating_sub(b),
+        Mul => a.saturating_mul(b),
+        Or | And | Div | Rem | In => return None,
+    })
 }
 
 impl Compiler<'_> {

@@ -587,8 +587,7 @@ impl Compiler<'_> {
 
     /// `a == b`, `a != b`.
     fn equality(&mut self, f: &mut FnCtx, op: BinOp, a: &Expr, b: &Expr, sp: Span) -> Ty {
-        let ta = self.expr(f, a);
-        let tb = self.expr(f, b);
+        let (ta, tb, _) = self.operands(f, a, b, true);
         if unify(&ta, &tb).is_none() {
             self.err(
                 Code::BadOperands,
@@ -610,8 +609,7 @@ impl Compiler<'_> {
 
     /// `<`, `<=`, `>`, `>=`: two ints, or two items of one kind.
     fn ordering(&mut self, f: &mut FnCtx, op: BinOp, a: &Expr, b: &Expr, sp: Span) -> Ty {
-        let ta = self.expr(f, a);
-        let tb = self.expr(f, b);
+        let (ta, tb, swapped) = self.operands(f, a, b, true);
         let ok = matches!(
             (&ta, &tb),
             (Ty::Int, Ty::Int) | (Ty::Error, _) | (_, Ty::Error)
@@ -624,15 +622,32 @@ impl Compiler<'_> {
                 "compare two ints (or two items of one kind)",
             );
         }
-        f.emit(Op::Bin(op.into()), sp);
+        let op: BinaryOp = op.into();
+        f.emit(Op::Bin(if swapped { mirrored(op) } else { op }), sp);
         Ty::Bool
+    }
+
+    /// Compiles the operands of a binary operator; returns their types.
+    /// A constant written on the left of an operator that may take its
+    /// operands the other way round (`commutes`) is pushed last, so that
+    /// the operation fuses with it (`1 + x` runs as `x + 1`); the third
+    /// result tells whether they were swapped. A constant has no effect
+    /// and no diagnostic, so the order of what is run and reported is kept.
+    fn operands(&mut self, f: &mut FnCtx, a: &Expr, b: &Expr, commutes: bool) -> (Ty, Ty, bool) {
+        if commutes && is_literal(a) && !is_literal(b) {
+            let tb = self.expr(f, b);
+            let ta = self.expr(f, a);
+            return (ta, tb, true);
+        }
+        let ta = self.expr(f, a);
+        let tb = self.expr(f, b);
+        (ta, tb, false)
     }
 
     /// `+ - * / %` on ints; `+`, `-` and `*` also join, subtract and
     /// intersect sets.
     fn arithmetic(&mut self, f: &mut FnCtx, op: BinOp, a: &Expr, b: &Expr, sp: Span) -> Ty {
-        let ta = self.expr(f, a);
-        let tb = self.expr(f, b);
+        let (ta, tb, _) = self.operands(f, a, b, matches!(op, BinOp::Add | BinOp::Mul));
         let sets = matches!((&ta, &tb), (Ty::Set(_), Ty::Set(_)));
         let lowered = if sets && op == BinOp::Mul {
             // The interpreter's `and` of two sets is their intersection.
@@ -671,5 +686,27 @@ impl Compiler<'_> {
                 "arithmetic needs ints; `+`, `-` and `*` also join, subtract and intersect sets",
             ),
         }
+    }
+}
+
+/// Whether an expression is a constant written out (an integer, a
+/// boolean, `none`, a negated integer).
+fn is_literal(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::None => true,
+        ExprKind::Neg(x) => matches!(x.kind, ExprKind::Int(_)),
+        _ => false,
+    }
+}
+
+/// The comparison of `b` with `a` that `op` is of `a` with `b`.
+fn mirrored(op: BinaryOp) -> BinaryOp {
+    use BinaryOp::*;
+    match op {
+        Lt => Gt,
+        Gt => Lt,
+        Le => Ge,
+        Ge => Le,
+        other => other,
     }
 }

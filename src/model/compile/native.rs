@@ -53,6 +53,13 @@ pub(super) enum Filter<'e> {
         cond: &'e Expr,
         inner: Box<Filter<'e>>,
     },
+    /// `a and c`, both mentioning `x` and both with a native form: the
+    /// set filtered by `a`, then by `c` (each value compared evaluated
+    /// once, `a`'s first).
+    Both {
+        first: Box<Filter<'e>>,
+        then: Box<Filter<'e>>,
+    },
     /// `a or c`, `a and c`, one side (`once`) not mentioning `x`, evaluated
     /// once: with `or` the set stays whole when it holds, with `and` it
     /// empties when it fails; otherwise the other side (`each`) filters it.
@@ -137,6 +144,11 @@ impl Compiler<'_> {
                 let (once, each) = match (mentions(a, x), mentions(c, x)) {
                     (false, true) => (&**a, &**c),
                     (true, false) => (&**c, &**a),
+                    (true, true) if *op == BinOp::And => {
+                        let first = Box::new(self.filter_plan(f, a, x, k)?);
+                        let then = Box::new(self.filter_plan(f, c, x, k)?);
+                        return Some(Filter::Both { first, then });
+                    }
                     _ => return None,
                 };
                 let each = Box::new(self.filter_plan(f, each, x, k)?);
@@ -394,6 +406,10 @@ impl Compiler<'_> {
                 f.emit(Op::Dup, cond.span);
                 self.emit_filter(f, inner);
                 f.emit(Op::Bin(BinaryOp::Sub), cond.span);
+            }
+            Filter::Both { first, then } => {
+                self.emit_filter(f, first);
+                self.emit_filter(f, then);
             }
             Filter::Either { op, once, each } => {
                 self.cond(f, once);

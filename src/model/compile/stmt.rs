@@ -52,12 +52,30 @@ impl Compiler<'_> {
             }
             StmtKind::Choose(ch) => self.choose(f, ch, sp),
             StmtKind::Require(c, msg) => {
-                self.cond(f, c);
+                let negated = match &c.kind {
+                    ExprKind::Not(x) => {
+                        // One level deeper, as when `not` is compiled as a value.
+                        self.depth += 1;
+                        let t = self.expr(f, x);
+                        self.depth -= 1;
+                        self.expect(&Ty::Bool, &t, x.span, "the operand of `not`");
+                        Some(x)
+                    }
+                    _ => {
+                        self.cond(f, c);
+                        None
+                    }
+                };
                 let text = msg
                     .clone()
                     .unwrap_or_else(|| format!("requires {}", self.diags.sources.slice(c.span)));
                 let id = self.message(&text, c.span);
-                f.emit(Op::Require(id), c.span);
+                match negated {
+                    Some(x) => self.require_not(f, x, id, c.span),
+                    None => {
+                        f.emit(Op::Require(id), c.span);
+                    }
+                }
             }
             StmtKind::Fail(msg) => {
                 let id = self.message(msg, sp);
@@ -114,6 +132,26 @@ impl Compiler<'_> {
             c.block(f, body);
             f.emit(Op::Jump(top), sp);
         });
+    }
+
+    /// `require not x`, the value of `x` pushed, its message `id`: a
+    /// comparison is turned into its opposite, a constant decides now,
+    /// and any other value jumps over a `Fail` when it is false (no `not`
+    /// is run).
+    fn require_not(&mut self, f: &mut FnCtx, x: &Expr, id: u32, sp: Span) {
+        if let Some(v) = f.take_const() {
+            if v != 0 {
+                f.emit(Op::Fail(id), sp);
+            }
+            return;
+        }
+        if f.flip_comparison(x) {
+            f.emit(Op::Require(id), sp);
+            return;
+        }
+        let ok = f.emit(Op::JumpIfNot(0), sp);
+        f.emit(Op::Fail(id), sp);
+        f.patch_here(ok);
     }
 
     fn legal(&mut self, f: &mut FnCtx, sp: Span) {
