@@ -555,6 +555,37 @@ fn requirements_checked_on_whole_sets_refuse_with_their_own_reasons() {
 }
 
 #[test]
+fn a_choice_whose_options_are_all_legal_untried_is_a_way_on_without_a_try() {
+    // Every arm of both choices starts with `legal;`: the look-ahead of a
+    // take, reaching the same player's mark, takes it as a way on at once.
+    let rules = nim_variant("untried", false);
+    let marked: Vec<bool> = rules.choices.iter().map(|c| c.legal_untried).collect();
+    assert_eq!(marked, [true, true]);
+    // A requirement before `legal;`, or no `legal;`: not marked.
+    assert!(!nim_variant("legal", false).choices[0].legal_untried);
+    assert!(!nim().choices[0].legal_untried);
+    assert!(!nim_variant("screened", false).choices[0].legal_untried);
+    for check in [false, true] {
+        let mut g = Game::new(nim_variant("untried", check), 2, 0).unwrap();
+        assert_eq!(legal_names(&mut g), ["1", "2", "3"]);
+        g.apply_named("3").unwrap();
+        assert_eq!(legal_names(&mut g), ["red", "blue", "pass"]);
+        g.apply_named("red").unwrap();
+        assert_eq!(legal_names(&mut g), ["1", "2", "3"]);
+        g.apply_named("2").unwrap();
+        g.apply_named("pass").unwrap();
+        g.apply_named("3").unwrap();
+        assert_eq!(legal_names(&mut g), ["blue", "pass"]);
+        // Played to the end, checked (every option also run in full and
+        // the answers compared) or not.
+        while !g.is_over() {
+            assert!(g.refused().unwrap().is_empty());
+            g.apply(0).unwrap();
+        }
+    }
+}
+
+#[test]
 fn a_legal_before_a_requirement_is_caught_when_checked_and_when_played() {
     // Checked: the options are also run in full, and the difference is
     // reported at the `legal;`.

@@ -3,7 +3,7 @@
 //! requirement (a dead end is refused).
 
 use crate::engine::error::RuntimeError;
-use crate::engine::state::{Screening, State};
+use crate::engine::state::{Screening, State, Status};
 use crate::engine::vm::{self, Exit};
 use crate::ir::ruleset::{ArmDef, Ruleset};
 
@@ -34,6 +34,12 @@ pub(super) fn dead_end(
     depth: usize,
     budget: &mut Budget,
 ) -> Result<Option<Why>, RuntimeError> {
+    if st.cut_at_legal && legal_untried(rules, st) {
+        // Its first option is legal untried: trying it takes one way and
+        // no step, and finds a way on.
+        budget.take_way();
+        return Ok(None);
+    }
     if st.vm.screened.is_empty() {
         return dead_end_screened(rules, st, depth, budget, &Screening::default());
     }
@@ -130,6 +136,21 @@ fn try_way(
         }
         Exit::Decide | Exit::Over | Exit::Legal(_) => Way::Sound,
     })
+}
+
+/// Whether the choice `st` waits at offers an option and every option it
+/// offers is legal untried (see [`crate::ir::ruleset::ChoiceDef::legal_untried`]), in a frame
+/// (as a light try needs).
+#[inline]
+fn legal_untried(rules: &Ruleset, st: &State) -> bool {
+    match st.status {
+        Status::Waiting { choice, .. } => {
+            rules.choices[choice as usize].legal_untried
+                && !st.vm.options.is_empty()
+                && !st.vm.frames.is_empty()
+        }
+        _ => false,
+    }
 }
 
 /// The arms of the choice `st` waits at (none when it waits for nothing).
