@@ -586,6 +586,43 @@ fn a_choice_whose_options_are_all_legal_untried_is_a_way_on_without_a_try() {
 }
 
 #[test]
+fn a_way_through_a_decision_with_one_option_is_refused_where_that_decision_leads_nowhere() {
+    // The look-ahead goes on through the confirmation, the only way on
+    // there, without an undo of its own: the answers are those of trying
+    // it (the reason of a way to a choice with no option is given at the
+    // decision all of whose ways lead there, the confirmation).
+    let rules = nim_variant("only-way", false);
+    let confirm = rules
+        .choices
+        .iter()
+        .find(|c| c.prompt == "confirm")
+        .expect("a confirmation")
+        .span;
+    for check in [false, true] {
+        let mut g = Game::new(nim_variant("only-way", check), 2, 0).unwrap();
+        for mark in ["red", "red", "blue", ""] {
+            assert_eq!(legal_names(&mut g), ["1", "2", "3"]);
+            g.apply_named("1").unwrap();
+            assert_eq!(legal_names(&mut g), ["ok"]);
+            g.apply_named("ok").unwrap();
+            if !mark.is_empty() {
+                g.apply_named(mark).unwrap();
+            }
+        }
+        // The first player marked both colours: the second player's last
+        // mark leads to the first one's take, every way on from which
+        // goes through the confirmation to a mark offering nothing.
+        let e = g.legal().expect_err("a dead end");
+        assert_eq!(e.kind(), Some(ErrorKind::DeadEnd), "{e}");
+        let refused = g.refused().unwrap();
+        assert_eq!(refused.len(), 1);
+        assert_eq!(refused[0].name, "blue");
+        assert_eq!(refused[0].reason, "it leads to a choice with no option");
+        assert_eq!(refused[0].span, confirm, "check_legal {check}");
+    }
+}
+
+#[test]
 fn a_legal_before_a_requirement_is_caught_when_checked_and_when_played() {
     // Checked: the options are also run in full, and the difference is
     // reported at the `legal;`.
