@@ -555,6 +555,74 @@ fn requirements_checked_on_whole_sets_refuse_with_their_own_reasons() {
 }
 
 #[test]
+fn a_choice_whose_options_are_all_legal_untried_is_a_way_on_without_a_try() {
+    // Every arm of both choices starts with `legal;`: the look-ahead of a
+    // take, reaching the same player's mark, takes it as a way on at once.
+    let rules = nim_variant("untried", false);
+    let marked: Vec<bool> = rules.choices.iter().map(|c| c.legal_untried).collect();
+    assert_eq!(marked, [true, true]);
+    // A requirement before `legal;`, or no `legal;`: not marked.
+    assert!(!nim_variant("legal", false).choices[0].legal_untried);
+    assert!(!nim().choices[0].legal_untried);
+    assert!(!nim_variant("screened", false).choices[0].legal_untried);
+    for check in [false, true] {
+        let mut g = Game::new(nim_variant("untried", check), 2, 0).unwrap();
+        assert_eq!(legal_names(&mut g), ["1", "2", "3"]);
+        g.apply_named("3").unwrap();
+        assert_eq!(legal_names(&mut g), ["red", "blue", "pass"]);
+        g.apply_named("red").unwrap();
+        assert_eq!(legal_names(&mut g), ["1", "2", "3"]);
+        g.apply_named("2").unwrap();
+        g.apply_named("pass").unwrap();
+        g.apply_named("3").unwrap();
+        assert_eq!(legal_names(&mut g), ["blue", "pass"]);
+        // Played to the end, checked (every option also run in full and
+        // the answers compared) or not.
+        while !g.is_over() {
+            assert!(g.refused().unwrap().is_empty());
+            g.apply(0).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_way_through_a_decision_with_one_option_is_refused_where_that_decision_leads_nowhere() {
+    // The look-ahead goes on through the confirmation, the only way on
+    // there, without an undo of its own: the answers are those of trying
+    // it (the reason of a way to a choice with no option is given at the
+    // decision all of whose ways lead there, the confirmation).
+    let rules = nim_variant("only-way", false);
+    let confirm = rules
+        .choices
+        .iter()
+        .find(|c| c.prompt == "confirm")
+        .expect("a confirmation")
+        .span;
+    for check in [false, true] {
+        let mut g = Game::new(nim_variant("only-way", check), 2, 0).unwrap();
+        for mark in ["red", "red", "blue", ""] {
+            assert_eq!(legal_names(&mut g), ["1", "2", "3"]);
+            g.apply_named("1").unwrap();
+            assert_eq!(legal_names(&mut g), ["ok"]);
+            g.apply_named("ok").unwrap();
+            if !mark.is_empty() {
+                g.apply_named(mark).unwrap();
+            }
+        }
+        // The first player marked both colours: the second player's last
+        // mark leads to the first one's take, every way on from which
+        // goes through the confirmation to a mark offering nothing.
+        let e = g.legal().expect_err("a dead end");
+        assert_eq!(e.kind(), Some(ErrorKind::DeadEnd), "{e}");
+        let refused = g.refused().unwrap();
+        assert_eq!(refused.len(), 1);
+        assert_eq!(refused[0].name, "blue");
+        assert_eq!(refused[0].reason, "it leads to a choice with no option");
+        assert_eq!(refused[0].span, confirm, "check_legal {check}");
+    }
+}
+
+#[test]
 fn a_legal_before_a_requirement_is_caught_when_checked_and_when_played() {
     // Checked: the options are also run in full, and the difference is
     // reported at the `legal;`.

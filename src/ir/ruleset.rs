@@ -250,6 +250,13 @@ pub struct ChoiceDef {
     /// checked each time the choice is reached (see `names_may_clash` in
     /// the compiler).
     pub names_may_clash: bool,
+    /// Whether every option it offers is legal without being run: each
+    /// arm is light, screens no requirement and its pure prefix starts
+    /// with `legal;` (found once the code is final, see
+    /// `model::load::untried`). The look-ahead takes such a choice, when
+    /// it offers an option, as a way on at once: what trying its first
+    /// option would find, for the same one way and no step.
+    pub legal_untried: bool,
 }
 
 /// A loaded, checked ruleset.

@@ -3,7 +3,7 @@
 //! requirement (a dead end is refused).
 
 use crate::engine::error::RuntimeError;
-use crate::engine::state::{Screening, State};
+use crate::engine::state::{Screening, State, Status};
 use crate::engine::vm::{self, Exit};
 use crate::ir::ruleset::{ArmDef, Ruleset};
 
@@ -34,24 +34,36 @@ pub(super) fn dead_end(
     depth: usize,
     budget: &mut Budget,
 ) -> Result<Option<Why>, RuntimeError> {
+    let Status::Waiting { choice, .. } = st.status else {
+        return dead_end_screened(rules, st, depth, budget, &Screening::default(), &[]);
+    };
+    let def = &rules.choices[choice as usize];
+    if def.legal_untried && st.cut_at_legal && legal_in_frame(st) {
+        // Its first option is legal untried: trying it takes one way and
+        // no step, and finds a way on.
+        budget.take_way();
+        return Ok(None);
+    }
     if st.vm.screened.is_empty() {
-        return dead_end_screened(rules, st, depth, budget, &Screening::default());
+        return dead_end_screened(rules, st, depth, budget, &Screening::default(), &def.arms);
     }
     // The screening is read while the ways are tried, which set the
     // state's aside and put it back: it is held apart meanwhile.
     let screened = std::mem::take(&mut st.vm.screened);
-    let found = dead_end_screened(rules, st, depth, budget, &screened);
+    let found = dead_end_screened(rules, st, depth, budget, &screened, &def.arms);
     st.vm.screened = screened;
     found
 }
 
-/// [`dead_end`] with the choice's screening held apart.
+/// [`dead_end`] with the choice's screening held apart; `arms` are the
+/// arms of the choice `st` waits at.
 fn dead_end_screened(
     rules: &Ruleset,
     st: &mut State,
     depth: usize,
     budget: &mut Budget,
     screened: &Screening,
+    arms: &[ArmDef],
 ) -> Result<Option<Why>, RuntimeError> {
     let me = st.status_player();
     let cut = st.cut_at_legal;
@@ -64,7 +76,7 @@ fn dead_end_screened(
         }
     };
     let n = st.vm.options.len();
-    let has_quick = choice_arms(rules, st).iter().any(|a| a.quick);
+    let has_quick = arms.iter().any(|a| a.quick);
     // The quick options first (when there are any), then the others.
     let passes: &[bool] = if has_quick { &[true, false] } else { &[false] };
     let mut screen = screening::Screen::new(rules, screened);
@@ -72,7 +84,7 @@ fn dead_end_screened(
         .iter()
         .flat_map(|p| (0..n).rev().map(move |i| (*p, i)))
     {
-        if has_quick && is_quick(rules, st, i) != pass {
+        if has_quick && is_quick(arms, st, i) != pass {
             continue;
         }
         let (arm, value) = st.vm.options[i];
@@ -112,6 +124,9 @@ fn dead_end_screened(
 }
 
 /// Runs one way on (an option just resumed in `st`) to its next stop.
+/// The state is thrown away once the answer is known (the caller's try
+/// is undone at once).
+#[inline(always)]
 fn try_way(
     rules: &Ruleset,
     st: &mut State,
@@ -123,6 +138,9 @@ fn try_way(
         Exit::Failed(m) => Way::Refused(Why::Message(m)),
         Exit::Decide if st.vm.options.is_empty() => Way::NoOption,
         Exit::Decide if depth > 0 && st.status_player() == me => {
+            if st.vm.options.len() == 1 && !legal_untried(rules, st) {
+                return go_on_in_place(rules, st, me, depth - 1, budget);
+            }
             match dead_end(rules, st, depth - 1, budget)? {
                 Some(why) => Way::Refused(why),
                 None => Way::Sound,
@@ -132,22 +150,89 @@ fn try_way(
     })
 }
 
-/// The arms of the choice `st` waits at (none when it waits for nothing).
-fn choice_arms<'r>(rules: &'r Ruleset, st: &State) -> &'r [ArmDef] {
-    match st.status {
-        crate::engine::state::Status::Waiting { choice, .. } => {
-            &rules.choices[choice as usize].arms
+/// The answer [`dead_end`] would give at the decision `st` waits at, one
+/// of the same player with one option only, on a state thrown away after
+/// (see [`try_way`]): that option, the only way on, goes on in place,
+/// without an undo of its own.
+#[inline(never)]
+fn go_on_in_place(
+    rules: &Ruleset,
+    st: &mut State,
+    me: Option<usize>,
+    depth: usize,
+    budget: &mut Budget,
+) -> Result<Way, RuntimeError> {
+    let span = choice_span(rules, st);
+    if let Some(way) = only_way(rules, st, budget)? {
+        return Ok(way);
+    }
+    Ok(match try_way(rules, st, me, depth, budget)? {
+        // Its only way on reaches a choice with no option: refused as
+        // that decision's look-ahead refuses it.
+        Way::NoOption => Way::Refused(Why::NoOption(span)),
+        way => way,
+    })
+}
+
+/// The only option of the decision `st` waits at, as [`dead_end`] tries
+/// it (screened, counted, light), on a state thrown away after: its
+/// answer, or `None` when it was resumed in place to be run on.
+fn only_way(
+    rules: &Ruleset,
+    st: &mut State,
+    budget: &mut Budget,
+) -> Result<Option<Way>, RuntimeError> {
+    let (arm, value) = st.vm.options[0];
+    let cut = st.cut_at_legal;
+    if cut {
+        if let Some(m) = screening::refusal(rules, &st.vm.screened, 0, value) {
+            return Ok(Some(Way::Refused(Why::Message(m))));
         }
-        _ => &[],
+    }
+    if !budget.take_way() {
+        return Ok(Some(Way::Sound));
+    }
+    if cut {
+        if let Some(prefix) = light::prefix(rules, st, arm) {
+            // (What `light::try_prefix` does, written out: that one stays
+            // inlined in `dead_end`.)
+            let verdict = light::PrefixRun::enter(st).try_one(rules, prefix, value, budget)?;
+            return Ok(Some(match verdict {
+                Verdict::Legal(_) => Way::Sound,
+                Verdict::Refused(why) => Way::Refused(why),
+            }));
+        }
+    }
+    vm::resume(st, arm, value);
+    Ok(None)
+}
+
+/// Whether the choice `st` waits at, one whose every option is legal
+/// untried (see [`crate::ir::ruleset::ChoiceDef::legal_untried`]), offers
+/// an option, in a frame (as a light try needs).
+#[inline]
+fn legal_in_frame(st: &State) -> bool {
+    !st.vm.options.is_empty() && !st.vm.frames.is_empty()
+}
+
+/// Whether the choice `st` waits at offers an option and every option it
+/// offers is legal untried (see [`legal_in_frame`]).
+#[inline]
+fn legal_untried(rules: &Ruleset, st: &State) -> bool {
+    match st.status {
+        Status::Waiting { choice, .. } => {
+            rules.choices[choice as usize].legal_untried && legal_in_frame(st)
+        }
+        _ => false,
     }
 }
 
-/// Whether the `i`-th option of the choice `st` waits at is quick (a
-/// `pass`, a `done`): the look-ahead tries those first, as they usually
-/// end a player's sequence at once; then the others, later arms first
-/// (often the ones that end a sequence). Only the time the look-ahead
-/// takes depends on this order, never its answer.
-fn is_quick(rules: &Ruleset, st: &State, i: usize) -> bool {
+/// Whether the `i`-th option of the choice `st` waits at (of these
+/// `arms`) is quick (a `pass`, a `done`): the look-ahead tries those
+/// first, as they usually end a player's sequence at once; then the
+/// others, later arms first (often the ones that end a sequence). Only
+/// the time the look-ahead takes depends on this order, never its answer.
+fn is_quick(arms: &[ArmDef], st: &State, i: usize) -> bool {
     let arm = st.vm.options[i].0 as usize;
-    choice_arms(rules, st).get(arm).is_some_and(|a| a.quick)
+    arms.get(arm).is_some_and(|a| a.quick)
 }

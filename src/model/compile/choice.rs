@@ -70,6 +70,7 @@ impl Compiler<'_> {
             arms: Vec::new(),
             span: sp,
             names_may_clash: true,
+            legal_untried: false,
         });
         f.emit(Op::Load(who), sp);
         f.emit(Op::ChooseWait(choice_id), sp);

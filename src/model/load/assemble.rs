@@ -85,6 +85,7 @@ impl Builder {
             if let Err(d) = prove_code(&mut rules) {
                 self.diags.push(d);
             }
+            super::untried::mark_choices(&mut rules);
         }
         Some(rules)
     }

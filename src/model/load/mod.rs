@@ -21,6 +21,7 @@ mod measures;
 mod overrides;
 mod params;
 mod read;
+mod untried;
 mod values;
 mod variant;
 mod view;
