@@ -217,23 +217,16 @@ fn try_each(
             // The options of this arm that follow, tried one after another
             // with the state set once for their prefixes.
             let mut run = light::PrefixRun::enter(st);
-            let at_start = run.legal_at_start(rules, prefix);
-            while i < n && run.vm.options[i].0 == arm {
-                let value = run.vm.options[i].1;
-                if !screen.passes(i, value) {
-                    i += 1;
-                    continue;
-                }
-                let verdict = match at_start {
-                    Some(m) => Verdict::Legal(Next::Rerun(m)),
-                    None => run.run_prefix(rules, prefix, value, &mut budget)?,
-                };
-                match verdict {
-                    Verdict::Legal(next) => legal.push((arm, value, next)),
-                    Verdict::Refused(why) => refused.push((i as u32, why)),
-                }
-                i += 1;
-            }
+            i = run.try_arm(
+                rules,
+                prefix,
+                arm,
+                i,
+                &mut screen,
+                &mut legal,
+                &mut refused,
+                &mut budget,
+            )?;
             continue;
         }
         let (verdict, tried) = try_option(rules, st, cut, arm, value, &mut budget)?;
