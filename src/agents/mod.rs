@@ -39,6 +39,16 @@ pub trait Agent {
     /// its state) but must be left at the same choice point.
     fn choose(&mut self, game: &mut Game, legal: &[Decision]) -> usize;
 
+    /// Picks one of `count` legal decisions (never zero) by its index
+    /// alone, for a bot that reads neither the decisions nor the game:
+    /// the same pick as [`Agent::choose`] on a list of `count`, and a
+    /// driver need not name the decisions. `None` (the default): the bot
+    /// needs them, ask [`Agent::choose`].
+    fn choose_blind(&mut self, count: usize) -> Option<usize> {
+        let _ = count;
+        None
+    }
+
     /// What its searches cost so far (zero for a bot that does not search).
     fn search_stats(&self) -> SearchStats {
         SearchStats::default()
@@ -83,6 +93,10 @@ impl Agent for RandomAgent {
 
     fn choose(&mut self, _game: &mut Game, legal: &[Decision]) -> usize {
         self.below(legal.len())
+    }
+
+    fn choose_blind(&mut self, count: usize) -> Option<usize> {
+        Some(self.below(count))
     }
 }
 

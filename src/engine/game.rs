@@ -319,6 +319,21 @@ impl Game {
         Ok(p.decisions(&self.rules, &self.state).collect())
     }
 
+    /// How many decisions are legal at the current choice point (0 when
+    /// over): [`Game::legal`]'s length, with its errors, without naming
+    /// them.
+    pub fn legal_count(&mut self) -> Result<usize, ApplyError> {
+        if self.is_over() {
+            return Ok(0);
+        }
+        self.judge()?;
+        let p = self.pending.as_ref().expect("judged");
+        if let Some(e) = p.no_legal_option(&self.rules, &self.state) {
+            return Err(e.into());
+        }
+        Ok(p.count())
+    }
+
     /// The options offered but refused, with their reasons.
     pub fn refused(&mut self) -> Result<Vec<Refused>, ApplyError> {
         if self.is_over() {

@@ -47,9 +47,8 @@ pub(super) fn compare_full(
     full: &Pending,
 ) -> Result<(), RuntimeError> {
     let reasons = |p: &Pending| -> Vec<(u16, i64, (String, Span))> {
-        p.refused
-            .iter()
-            .map(|(arm, value, why)| (*arm, *value, why.text(rules)))
+        p.all_refused(rules, st)
+            .map(|(arm, value, why)| (arm, value, why.text(rules)))
             .collect()
     };
     let (a, b) = (reasons(cut), reasons(full));
@@ -68,8 +67,7 @@ pub(super) fn compare_full(
             continue;
         }
         let why = full
-            .refused
-            .iter()
+            .all_refused(rules, st)
             .find(|(a, v, _)| (*a, *v) == (arm, value))
             .map_or(String::new(), |(_, _, why)| {
                 format!(": {}", why.text(rules).0)

@@ -11,6 +11,7 @@ use crate::ir::bytecode::Op;
 use crate::ir::ruleset::{LightArm, Ruleset};
 
 use super::budget::Budget;
+use super::screening::Screen;
 use super::{Next, Verdict, Why};
 
 /// The pure prefix of arm `arm` of the choice `st` waits at, if the arm
@@ -104,14 +105,88 @@ impl<'s> PrefixRun<'s> {
     /// options of its arm are then legal untried (the same for every
     /// option of the arm).
     #[inline]
-    pub(super) fn legal_at_start(&self, rules: &Ruleset, light: LightArm) -> Option<u32> {
+    fn legal_at_start(&self, rules: &Ruleset, light: LightArm) -> Option<u32> {
         legal_at_start(rules, self.st, light)
+    }
+
+    /// Tries, one after another, the options of the pending choice from
+    /// the `i`-th on that are of arm `arm`, whose pure prefix is `light`
+    /// (those `screen` refuses are passed over, see `Pending::screened`):
+    /// the legal ones go to `legal` as `(arm, value, next)`, the refused
+    /// ones to `refused` as `(index, why)`. Returns the index of the first
+    /// option of another arm (or the count). The loop of the listing over
+    /// an arm's options: what is the same for all of them (where the
+    /// value is bound, the running frame) is found once.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn try_arm(
+        &mut self,
+        rules: &Ruleset,
+        light: LightArm,
+        arm: u16,
+        mut i: usize,
+        screen: &mut Screen<'_>,
+        legal: &mut Vec<(u16, i64, Next)>,
+        refused: &mut Vec<(u32, Why)>,
+        budget: &mut Budget,
+    ) -> Result<usize, RuntimeError> {
+        let n = self.st.vm.options.len();
+        if let Some(m) = self.legal_at_start(rules, light) {
+            while i < n && self.st.vm.options[i].0 == arm {
+                let value = self.st.vm.options[i].1;
+                if screen.passes(i, value) {
+                    legal.push((arm, value, Next::Rerun(m)));
+                }
+                i += 1;
+            }
+            return Ok(i);
+        }
+        // `prefix` found the frame of the `choose`.
+        let top = self.st.vm.frames.len() - 1;
+        let slot = light
+            .bind
+            .map(|s| self.st.vm.frames[top].base as usize + s as usize);
+        while i < n {
+            let (of, value) = self.st.vm.options[i];
+            if of != arm {
+                break;
+            }
+            if screen.passes(i, value) {
+                let st = &mut *self.st;
+                if let Some(slot) = slot {
+                    st.vm.stack[slot] = Value::I(value);
+                }
+                st.vm.frames[top].pc = light.start;
+                let exit = budget.run(rules, st);
+                st.vm.stack.truncate(self.height);
+                st.status = Status::Running;
+                match exit? {
+                    Exit::Legal(m) => legal.push((arm, value, Next::Rerun(m))),
+                    Exit::Failed(m) => refused.push((i as u32, Why::Message(m))),
+                    Exit::Decide | Exit::Over => return Err(self.ended_early(rules)),
+                }
+            }
+            i += 1;
+        }
+        Ok(i)
+    }
+
+    /// The error of a prefix that ended before its `legal;`.
+    #[cold]
+    fn ended_early(&self, rules: &Ruleset) -> RuntimeError {
+        RuntimeError::new(
+            ErrorKind::Internal,
+            match self.status {
+                Status::Waiting { choice, .. } => rules.choices[choice as usize].span,
+                _ => Default::default(),
+            },
+            "an option's prefix ended before its `legal;`",
+        )
     }
 
     /// [`PrefixRun::try_one`] for a prefix that does not start with
     /// `legal;` ([`PrefixRun::legal_at_start`] is `None`): runs it.
     #[inline]
-    pub(super) fn run_prefix(
+    fn run_prefix(
         &mut self,
         rules: &Ruleset,
         light: LightArm,
@@ -130,14 +205,7 @@ impl<'s> PrefixRun<'s> {
         match exit? {
             Exit::Legal(m) => Ok(Verdict::Legal(Next::Rerun(m))),
             Exit::Failed(m) => Ok(Verdict::Refused(Why::Message(m))),
-            Exit::Decide | Exit::Over => Err(RuntimeError::new(
-                ErrorKind::Internal,
-                match self.status {
-                    Status::Waiting { choice, .. } => rules.choices[choice as usize].span,
-                    _ => Default::default(),
-                },
-                "an option's prefix ended before its `legal;`",
-            )),
+            Exit::Decide | Exit::Over => Err(self.ended_early(rules)),
         }
     }
 }

@@ -109,8 +109,14 @@ pub(crate) struct Pending {
     /// takes: named only when asked (names are shared strings, whose
     /// copies and drops cost atomic counts).
     legal: Vec<(u16, i64, Next)>,
-    /// The refused ones as `(arm, value, why)`: named only when asked.
-    refused: Vec<(u16, i64, Why)>,
+    /// The ones refused by their runs, as `(index, why)` (the index in
+    /// the pending choice's options), in order: named only when asked.
+    refused: Vec<(u32, Why)>,
+    /// Whether the options were screened (a listing with shortcuts): the
+    /// ones refused by their arm's screened requirements are then not in
+    /// `refused` but found again, from the pending choice's screening,
+    /// when asked (see [`Pending::all_refused`]; random games never ask).
+    screened: bool,
     /// What the tries of legal options that ran to the next decision or
     /// the end left, by their index in `legal`, in order: applying one
     /// puts its try back instead of running it again.
@@ -124,6 +130,7 @@ impl Clone for Pending {
         Pending {
             legal: self.legal.clone(),
             refused: self.refused.clone(),
+            screened: self.screened,
             kept: Vec::new(),
         }
     }
@@ -192,23 +199,17 @@ fn try_each(
         mut legal,
         mut refused,
         mut kept,
+        ..
     } = into;
     legal.reserve(n);
-    // Room for every option left, once one is refused (refusals come in
-    // numbers where options are screened).
-    let mut refuse = |i: usize, r: (u16, i64, Why)| {
-        if refused.is_empty() {
-            refused.reserve(n - i);
-        }
-        refused.push(r);
-    };
+    // With `cut`, an option its arm's screened requirements refuse is
+    // passed over: not tried, and not listed (see `Pending::screened`).
     let mut screen = screening::Screen::new(rules, screened);
     // A try leaves the pending options as they were.
     let mut i = 0;
     while i < n {
         let (arm, value) = st.vm.options[i];
-        if let Some(m) = cut.then(|| screen.refusal(i, value)).flatten() {
-            refuse(i, (arm, value, Why::Message(m)));
+        if cut && !screen.passes(i, value) {
             i += 1;
             continue;
         }
@@ -216,20 +217,16 @@ fn try_each(
             // The options of this arm that follow, tried one after another
             // with the state set once for their prefixes.
             let mut run = light::PrefixRun::enter(st);
-            let at_start = run.legal_at_start(rules, prefix);
-            while i < n && run.vm.options[i].0 == arm {
-                let value = run.vm.options[i].1;
-                let verdict = match (screen.refusal(i, value), at_start) {
-                    (Some(m), _) => Verdict::Refused(Why::Message(m)),
-                    (None, Some(m)) => Verdict::Legal(Next::Rerun(m)),
-                    (None, None) => run.run_prefix(rules, prefix, value, &mut budget)?,
-                };
-                match verdict {
-                    Verdict::Legal(next) => legal.push((arm, value, next)),
-                    Verdict::Refused(why) => refuse(i, (arm, value, why)),
-                }
-                i += 1;
-            }
+            i = run.try_arm(
+                rules,
+                prefix,
+                arm,
+                i,
+                &mut screen,
+                &mut legal,
+                &mut refused,
+                &mut budget,
+            )?;
             continue;
         }
         let (verdict, tried) = try_option(rules, st, cut, arm, value, &mut budget)?;
@@ -240,13 +237,14 @@ fn try_each(
                 }
                 legal.push((arm, value, next));
             }
-            Verdict::Refused(why) => refuse(i, (arm, value, why)),
+            Verdict::Refused(why) => refused.push((i as u32, why)),
         }
         i += 1;
     }
     let pending = Pending {
         legal,
         refused,
+        screened: cut,
         kept,
     };
     Ok((pending, !budget.ways_ran_out()))
@@ -361,14 +359,39 @@ impl Pending {
         self.kept.clear();
     }
 
+    /// Every option refused, in the order offered, as `(arm, value,
+    /// why)`: those refused by their runs and, when the options were
+    /// screened, those their arm's screened requirements refuse (`st` is
+    /// the state judged, whose pending choice holds the screening).
+    pub(super) fn all_refused<'a>(
+        &'a self,
+        rules: &'a Ruleset,
+        st: &'a State,
+    ) -> impl Iterator<Item = (u16, i64, Why)> + 'a {
+        let mut screen = screening::Screen::new(rules, &st.vm.screened);
+        let mut by_run = self.refused.iter().peekable();
+        st.vm
+            .options
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, &(arm, value))| {
+                if self.screened {
+                    if let Some(m) = screen.refusal(i, value) {
+                        return Some((arm, value, Why::Message(m)));
+                    }
+                }
+                let (_, why) = by_run.next_if(|(j, _)| *j as usize == i)?;
+                Some((arm, value, *why))
+            })
+    }
+
     /// The options refused, named, with their reasons.
     pub(crate) fn refused(&self, rules: &Ruleset, st: &State) -> Vec<Refused> {
-        self.refused
-            .iter()
+        self.all_refused(rules, st)
             .map(|(arm, value, why)| {
                 let (reason, span) = why.text(rules);
                 Refused {
-                    name: option_name(rules, st, *arm, *value).to_string(),
+                    name: option_name(rules, st, arm, value).to_string(),
                     reason,
                     span,
                 }
@@ -378,8 +401,7 @@ impl Pending {
 
     /// Why the option named `name` is refused, if it is.
     pub(crate) fn refusal(&self, rules: &Ruleset, st: &State, name: &str) -> Option<String> {
-        self.refused
-            .iter()
+        self.all_refused(rules, st)
             .find(|(arm, value, _)| &*option_name(rules, st, *arm, *value) == name)
             .map(|(_, _, why)| why.text(rules).0)
     }
@@ -390,10 +412,9 @@ impl Pending {
             return None;
         }
         let why: Vec<String> = self
-            .refused
-            .iter()
+            .all_refused(rules, st)
             .map(|(arm, value, why)| {
-                let name = option_name(rules, st, *arm, *value);
+                let name = option_name(rules, st, arm, value);
                 format!("{name}: {}", why.text(rules).0)
             })
             .collect();

@@ -46,6 +46,8 @@ pub(super) struct Screen<'a> {
     screened: &'a Screening,
     /// The arm last asked about.
     arm: Option<ScreenedArm<'a>>,
+    /// Whether no arm was screened (no option is refused).
+    none: bool,
 }
 
 /// An arm whose options were screened, as [`Screen`] keeps it.
@@ -68,6 +70,34 @@ impl<'a> Screen<'a> {
             rules,
             screened,
             arm: None,
+            none: screened.is_empty(),
+        }
+    }
+
+    /// Whether the `i`-th option (of value `value`) passes the screened
+    /// requirements of its arm ([`Screen::refusal`] is `None`), found
+    /// without looking for the one it breaks.
+    #[inline(always)]
+    pub(super) fn passes(&mut self, i: usize, value: i64) -> bool {
+        if self.none {
+            return true;
+        }
+        match &self.arm {
+            Some(a) if a.start <= i && i < a.end => bits::has(&a.pass, value),
+            _ => self.passes_slow(i, value),
+        }
+    }
+
+    /// [`Screen::passes`] for an option outside the arm last asked about.
+    #[inline(never)]
+    fn passes_slow(&mut self, i: usize, value: i64) -> bool {
+        match self.screened_arm(i) {
+            Some(a) => {
+                let pass = bits::has(&a.pass, value);
+                self.arm = Some(a);
+                pass
+            }
+            None => true,
         }
     }
 
@@ -75,6 +105,9 @@ impl<'a> Screen<'a> {
     /// `value`) breaks, as [`refusal`] finds it.
     #[inline(always)]
     pub(super) fn refusal(&mut self, i: usize, value: i64) -> Option<u32> {
+        if self.none {
+            return None;
+        }
         let known = self.arm.as_ref().is_some_and(|a| a.start <= i && i < a.end);
         if !known {
             self.arm = Some(self.screened_arm(i)?);
