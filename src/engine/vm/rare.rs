@@ -47,11 +47,7 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
                 .push(Value::I(pd.data.at_or(key, missing(&pd.ty))));
         }
         Op::SetAll(k) => {
-            let n = if k == PLAYER {
-                st.nplayers
-            } else {
-                rules.kinds[k as usize].items.len()
-            };
+            let n = kind_size(rules, st, k);
             st.vm.stack.push(Value::S(bits::all(n)));
         }
         Op::SetMake(_, n) => {
@@ -69,11 +65,13 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
         Op::SelectEq(v) => {
             let x = pop_i(st);
             let words = row(rules, st, v);
+            // A word of the set from each 64 elements, without branches.
             let mut bits = bits::empty(words.len());
-            for (i, w) in words.iter().enumerate() {
-                if *w == x {
-                    bits[i / 64] |= 1 << (i % 64);
-                }
+            for (b, chunk) in bits.iter_mut().zip(words.chunks(64)) {
+                *b = chunk
+                    .iter()
+                    .enumerate()
+                    .fold(0, |acc, (i, w)| acc | (((*w == x) as u64) << i));
             }
             st.vm.stack.push(Value::S(bits));
         }
@@ -106,6 +104,36 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
         _ => unreachable!("not an instruction kept out of the loop: {op:?}"),
     }
     Ok(())
+}
+
+/// The number of items of kind `k` (the seated players for the players).
+#[inline]
+pub(super) fn kind_size(rules: &Ruleset, st: &State, k: u16) -> usize {
+    if k == PLAYER {
+        st.nplayers
+    } else {
+        rules.kinds[k as usize].items.len()
+    }
+}
+
+/// `AddVar` or `StoreVar` of an integer `x` at `off` (the indices and
+/// the value taken by the interpreter's loop); false when the trail of
+/// the try is full.
+#[inline]
+pub(super) fn store_int(rules: &Ruleset, st: &mut State, op: &Op, off: usize, x: i64) -> bool {
+    let (add, n) = match *op {
+        Op::StoreVar(v) => (false, rules.vars[v as usize].elem_words),
+        _ => (true, 1),
+    };
+    if !st.touch(off, off + n) {
+        return false;
+    }
+    st.words[off] = if add {
+        st.words[off].saturating_add(x)
+    } else {
+        x
+    };
+    true
 }
 
 /// `StoreVar`: pops a value, then the indices; stores.
