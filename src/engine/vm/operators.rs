@@ -77,13 +77,10 @@ fn sets(op: BinaryOp, mut x: Bits, y: Bits) -> Result<Value, RuntimeError> {
     use BinaryOp::*;
     let n = x.len().max(y.len());
     let get = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
-    let f: fn(u64, u64) -> u64 = match op {
-        Add => |a, b| a | b,
-        Sub => |a, b| a & !b,
-        // Not written in the rules: the compiler's intersection.
-        And => |a, b| a & b,
+    match op {
         Eq => return Ok(Value::I((0..n).all(|i| get(&x, i) == get(&y, i)) as i64)),
         Ne => return Ok(Value::I((0..n).any(|i| get(&x, i) != get(&y, i)) as i64)),
+        Add | Sub | And => {}
         _ => {
             return Err(err(
                 ErrorKind::Internal,
@@ -91,12 +88,16 @@ fn sets(op: BinaryOp, mut x: Bits, y: Bits) -> Result<Value, RuntimeError> {
                 "unsupported operation on sets",
             ))
         }
-    };
+    }
     if x.len() < n {
         x.resize(n, 0);
     }
-    for (i, w) in x.iter_mut().enumerate() {
-        *w = f(*w, get(&y, i));
+    let words = x.iter_mut().enumerate();
+    match op {
+        Add => words.for_each(|(i, w)| *w |= get(&y, i)),
+        Sub => words.for_each(|(i, w)| *w &= !get(&y, i)),
+        // Not written in the rules: the compiler's intersection.
+        _ => words.for_each(|(i, w)| *w &= get(&y, i)),
     }
     Ok(Value::S(x))
 }

@@ -10,7 +10,7 @@ use crate::engine::error::{ErrorKind, RuntimeError};
 use crate::engine::state::{State, Value};
 use crate::ir::bits;
 use crate::ir::bytecode::Op;
-use crate::ir::ruleset::{Kind, Ruleset, PLAYER};
+use crate::ir::ruleset::{Data, Kind, Ruleset, PLAYER};
 use crate::ir::span::Span;
 
 /// Runs one of the instructions kept out of the loop; an error is placed
@@ -35,16 +35,15 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
             if e < 0 || e as usize >= kind.items.len() {
                 return Err(field_of_none(kind, f));
             }
-            let fd = &kind.fields[f as usize];
-            let v = kind.data[e as usize][f as usize].at_or(key, missing(&fd.ty));
+            let v = entry(&kind.data[e as usize][f as usize], key)
+                .unwrap_or_else(|| missing(&kind.fields[f as usize].ty));
             st.vm.stack.push(Value::I(v));
         }
         Op::ParamIndex(p) => {
             let key = pop_i(st);
             let pd = &rules.params[p as usize];
-            st.vm
-                .stack
-                .push(Value::I(pd.data.at_or(key, missing(&pd.ty))));
+            let v = entry(&pd.data, key).unwrap_or_else(|| missing(&pd.ty));
+            st.vm.stack.push(Value::I(v));
         }
         Op::SetAll(k) => {
             let n = kind_size(rules, st, k);
@@ -134,6 +133,16 @@ pub(super) fn store_int(rules: &Ruleset, st: &mut State, op: &Op, off: usize, x:
         x
     };
     true
+}
+
+/// `data[key]` when there is one (the value read at a missing key,
+/// which takes a look at the type, is only found when needed).
+#[inline]
+fn entry(data: &Data, key: i64) -> Option<i64> {
+    match data {
+        Data::Ints(v) if key >= 0 => v.get(key as usize).copied(),
+        _ => None,
+    }
 }
 
 /// `StoreVar`: pops a value, then the indices; stores.
