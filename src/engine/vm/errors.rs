@@ -1,11 +1,19 @@
 //! The interpreter's errors: how one is made, and the limits a run or a
 //! decision may reach (steps, options, the trail of a try).
 
-use super::MAX_OPTIONS;
 use crate::engine::error::{ErrorKind, RuntimeError};
 use crate::engine::state::MAX_TRAIL;
 use crate::ir::bits;
 use crate::ir::span::Span;
+
+/// Instructions one run may execute before it is declared runaway.
+pub const STEP_LIMIT: u64 = 50_000_000;
+
+/// The most options one decision may offer: collecting more is an error
+/// in the rules, reported at the arm that offers them (each option is
+/// kept, named and tried while the options are listed). One figure with
+/// the loader, which refuses a range written out past it.
+pub use crate::ir::ruleset::MAX_OPTIONS;
 
 /// A runtime error (kept out of line: errors are rare).
 #[cold]
@@ -47,7 +55,7 @@ pub(super) fn too_many_options(total: u64) -> RuntimeError {
     )
 }
 
-/// The error of a run that passed [`STEP_LIMIT`](super::STEP_LIMIT).
+/// The error of a run that passed [`STEP_LIMIT`].
 #[cold]
 pub(super) fn runaway(span: Span) -> RuntimeError {
     err(
@@ -67,5 +75,25 @@ pub(super) fn trail_full(span: Span) -> RuntimeError {
             "an option being tried wrote more than {MAX_TRAIL} words of the state (each kept \
              to be undone): an endless loop that writes?"
         ),
+    )
+}
+
+/// The error of a dynamic call of no procedure.
+#[cold]
+pub(super) fn call_of_none(span: Span) -> RuntimeError {
+    err(
+        ErrorKind::NoneUsed,
+        span,
+        "call of `none`: no procedure here",
+    )
+}
+
+/// The error of a decision asked of player `p`, who is not seated.
+#[cold]
+pub(super) fn unseated(p: i64, span: Span) -> RuntimeError {
+    err(
+        ErrorKind::OutOfRange,
+        span,
+        format!("decision asked of a player who is not seated ({p})"),
     )
 }

@@ -10,13 +10,27 @@
 //! stack as proved. Whatever was done to the state between runs, a frame
 //! that does not fit is an internal error, never an unchecked access.
 
-use super::err;
+use super::{err, run};
 use crate::engine::error::{ErrorKind, RuntimeError};
-use crate::engine::state::{Frame, State, Value};
+use crate::engine::state::{Frame, State, Status, Value};
 use crate::ir::bytecode::Func;
 use crate::ir::ruleset::Ruleset;
 use crate::ir::span::Span;
 use crate::ir::verify::UNREACHED;
+
+/// Why the interpreter stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Exit {
+    /// A decision is pending (see the state's status and options).
+    Decide,
+    /// The game program ended.
+    Over,
+    /// A requirement failed: the option being tried is illegal.
+    Failed(u32),
+    /// The option being tried reached `legal;` (message id of its span):
+    /// it is legal, and the rest of it was not run.
+    Legal(u32),
+}
 
 /// Whether a frame of `func` based at `base` may run from instruction
 /// `pc` with this stack: the stack stands at the height proven there (so
@@ -66,11 +80,16 @@ pub(super) fn call(
         ));
     }
     let callee = &rules.funcs[f as usize];
-    let base = st.vm.stack.len().saturating_sub(argc);
-    while st.vm.stack.len() < base + callee.nlocals {
-        st.vm.stack.push(Value::I(0));
+    let stack = &mut st.vm.stack;
+    let base = stack.len().saturating_sub(argc);
+    // The locals past the arguments, zeroed at once (one check of room,
+    // no value cloned).
+    let locals = base + callee.nlocals;
+    if stack.len() < locals {
+        let n = locals - stack.len();
+        stack.extend((0..n).map(|_| Value::I(0)));
     }
-    if !fits(&mut st.vm.stack, callee, 0, base) {
+    if !fits(stack, callee, 0, base) {
         return Err(unfit(callee));
     }
     st.vm.frames.push(Frame {
@@ -79,4 +98,62 @@ pub(super) fn call(
         base: base as u32,
     });
     Ok(())
+}
+
+/// Starts a function with no arguments (the game program, an initialiser,
+/// or a scenario entry point) on the state.
+pub fn start(state: &mut State, func: u32, rules: &Ruleset, args: Vec<Value>) {
+    let base = state.vm.stack.len() as u32;
+    let f = &rules.funcs[func as usize];
+    state.vm.stack.extend(args);
+    let locals = base as usize + f.nlocals;
+    if state.vm.stack.len() < locals {
+        state.vm.stack.resize(locals, Value::I(0));
+    }
+    state.vm.frames.push(Frame { func, pc: 0, base });
+    state.status = Status::Running;
+}
+
+/// Resumes after a decision with the chosen option.
+pub fn resume(state: &mut State, arm: u16, value: i64) {
+    state.vm.stack.push(Value::I(value));
+    state.vm.stack.push(Value::I(arm as i64));
+    state.status = Status::Running;
+}
+
+/// Evaluates a function to a value, on a scratch program whose buffers
+/// are the state's spare ones (an evaluation allocates nothing once they
+/// have grown: search bots evaluate positions by the thousand).
+pub fn eval(
+    rules: &Ruleset,
+    state: &mut State,
+    func: u32,
+    args: Vec<Value>,
+) -> Result<Value, RuntimeError> {
+    let scratch = state.spare.vm();
+    let saved = std::mem::replace(&mut state.vm, scratch);
+    let saved_status = state.status.clone();
+    // An evaluation runs to its end: a `legal;` on the way stops nothing.
+    let saved_cut = std::mem::replace(&mut state.cut_at_legal, false);
+    start(state, func, rules, args);
+    let r = run(rules, state);
+    let out = state.vm.stack.pop().unwrap_or(Value::I(0));
+    let used = std::mem::replace(&mut state.vm, saved);
+    state.spare.give_vm(used);
+    state.status = saved_status;
+    state.cut_at_legal = saved_cut;
+    match r? {
+        Exit::Over => Ok(out),
+        Exit::Legal(_) => unreachable!("`legal;` does not stop an evaluation"),
+        Exit::Decide => Err(err(
+            ErrorKind::DecisionInValue,
+            rules.funcs[func as usize].span,
+            "a value was asked for a decision",
+        )),
+        Exit::Failed(m) => Err(err(
+            ErrorKind::RequirementFailed,
+            rules.messages[m as usize].1,
+            format!("requirement failed: {}", rules.messages[m as usize].0),
+        )),
+    }
 }

@@ -9,13 +9,12 @@ use crate::ir::bits;
 use crate::ir::bytecode::BinaryOp;
 use crate::ir::ruleset::{Ruleset, Ty};
 
-/// `VarSetIn`: the indices were taken (the element is at `off`); pops an
-/// item and tells whether it is in the set there. An integer variable
-/// (never a set operand) holds no item.
+/// `VarSetIn`: the indices were taken (the element is at `off`) and the
+/// item `e` popped; tells whether it is in the set there. An integer
+/// variable (never a set operand) holds no item.
 #[inline]
-pub(super) fn var_set_in(rules: &Ruleset, st: &mut State, v: u32, off: usize) -> bool {
+pub(super) fn var_set_in(rules: &Ruleset, st: &State, v: u32, off: usize, e: i64) -> bool {
     let vd = &rules.vars[v as usize];
-    let e = st.vm.stack.pop().map_or(0, |v| v.int());
     let words = match vd.ty {
         Ty::Set(_) => &st.words[off..off + vd.elem_words],
         _ => &[][..],
@@ -62,28 +61,31 @@ pub(super) fn var_at_in(
     };
     st.vm.stack.push(Value::I(e));
     let off = var_offset(rules, st, w)?;
-    let has = var_set_in(rules, st, w, off);
+    let e = st.vm.stack.pop().map_or(0, |v| v.int());
+    let has = var_set_in(rules, st, w, off, e);
     st.vm.stack.push(Value::I(has as i64));
     Ok(true)
 }
 
 /// `VarSetBin`: the indices were taken (the element is at `off`); when
-/// both the variable and the operand below are sets, the operand becomes
-/// the result in place (as long as the longer of the two, like the
-/// unfused operation) and true is returned. Otherwise the variable's value
-/// is pushed, as `LoadVar` does, and the operation runs unfused.
+/// both the variable and the operand below (`top`) are sets, the operand
+/// becomes the result in place (as long as the longer of the two, like
+/// the unfused operation) and nothing is returned. Otherwise the
+/// variable's value is returned, to be pushed as `LoadVar` does, and the
+/// operation runs unfused.
 #[inline]
 pub(super) fn var_set_bin(
     rules: &Ruleset,
-    st: &mut State,
+    st: &State,
     v: u32,
     off: usize,
     op: BinaryOp,
-) -> bool {
+    top: &mut Value,
+) -> Option<Value> {
     let vd = &rules.vars[v as usize];
     let words = &st.words[off..off + vd.elem_words];
     let is_set = matches!(vd.ty, Ty::Set(_));
-    if let (true, Some(Value::S(a))) = (is_set, st.vm.stack.last_mut()) {
+    if let (true, Value::S(a)) = (is_set, top) {
         if a.len() < words.len() {
             a.resize(words.len(), 0);
         }
@@ -95,15 +97,13 @@ pub(super) fn var_set_bin(
                 _ => *x & y,
             };
         }
-        return true;
+        return None;
     }
-    let v = if is_set {
+    Some(if is_set {
         Value::S(bits::from_fn(words.len(), |i| words[i] as u64))
     } else {
         Value::I(words[0])
-    };
-    st.vm.stack.push(v);
-    false
+    })
 }
 
 /// `WithLocal`: when local `a` holds a set, item `b` is put in it (`on`)

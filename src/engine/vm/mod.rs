@@ -12,100 +12,23 @@ mod rare;
 mod sets;
 mod vars;
 
-use crate::engine::error::{ErrorKind, RuntimeError};
-use crate::engine::state::{Frame, State, Status, Value};
+use crate::engine::error::RuntimeError;
+use crate::engine::state::{State, Status, Value};
 use crate::ir::bits;
 use crate::ir::bytecode::{Func, Op};
-use crate::ir::ruleset::{Ruleset, Ty, PLAYER};
+use crate::ir::ruleset::{Ruleset, Ty};
 
 use builtins::builtin;
-use errors::{err, options_fit, runaway, set_options_fit, too_many_options, trail_full};
+use errors::{call_of_none, err, options_fit, runaway, set_options_fit, too_many_options};
+use errors::{trail_full, unseated};
+pub use frame::{eval, resume, start, Exit};
 use lists::list_op;
 use operators::{binary, int_binary};
 pub use sets::elements;
 use sets::{add_screened, members, set_next};
 use vars::{slot, var_offset};
 
-/// Why the interpreter stopped.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Exit {
-    /// A decision is pending (see the state's status and options).
-    Decide,
-    /// The game program ended.
-    Over,
-    /// A requirement failed: the option being tried is illegal.
-    Failed(u32),
-    /// The option being tried reached `legal;` (message id of its span):
-    /// it is legal, and the rest of it was not run.
-    Legal(u32),
-}
-
-/// Instructions one run may execute before it is declared runaway.
-pub const STEP_LIMIT: u64 = 50_000_000;
-
-/// The most options one decision may offer: collecting more is an error
-/// in the rules, reported at the arm that offers them (each option is
-/// kept, named and tried while the options are listed). One figure with
-/// the loader, which refuses a range written out past it.
-pub use crate::ir::ruleset::MAX_OPTIONS;
-
-/// Starts a function with no arguments (the game program, an initialiser,
-/// or a scenario entry point) on the state.
-pub fn start(state: &mut State, func: u32, rules: &Ruleset, args: Vec<Value>) {
-    let base = state.vm.stack.len() as u32;
-    let f = &rules.funcs[func as usize];
-    state.vm.stack.extend(args);
-    let locals = base as usize + f.nlocals;
-    if state.vm.stack.len() < locals {
-        state.vm.stack.resize(locals, Value::I(0));
-    }
-    state.vm.frames.push(Frame { func, pc: 0, base });
-    state.status = Status::Running;
-}
-
-/// Resumes after a decision with the chosen option.
-pub fn resume(state: &mut State, arm: u16, value: i64) {
-    state.vm.stack.push(Value::I(value));
-    state.vm.stack.push(Value::I(arm as i64));
-    state.status = Status::Running;
-}
-
-/// Evaluates a function to a value, on a scratch program whose buffers
-/// are the state's spare ones (an evaluation allocates nothing once they
-/// have grown: search bots evaluate positions by the thousand).
-pub fn eval(
-    rules: &Ruleset,
-    state: &mut State,
-    func: u32,
-    args: Vec<Value>,
-) -> Result<Value, RuntimeError> {
-    let scratch = state.spare.vm();
-    let saved = std::mem::replace(&mut state.vm, scratch);
-    let saved_status = state.status.clone();
-    // An evaluation runs to its end: a `legal;` on the way stops nothing.
-    let saved_cut = std::mem::replace(&mut state.cut_at_legal, false);
-    start(state, func, rules, args);
-    let r = run(rules, state);
-    let out = state.vm.stack.pop().unwrap_or(Value::I(0));
-    let used = std::mem::replace(&mut state.vm, saved);
-    state.spare.give_vm(used);
-    state.status = saved_status;
-    state.cut_at_legal = saved_cut;
-    match r? {
-        Exit::Over => Ok(out),
-        Exit::Legal(_) => unreachable!("`legal;` does not stop an evaluation"),
-        Exit::Decide => Err(err(
-            ErrorKind::DecisionInValue,
-            rules.funcs[func as usize].span,
-            "a value was asked for a decision",
-        )),
-        Exit::Failed(m) => Err(err(
-            ErrorKind::RequirementFailed,
-            rules.messages[m as usize].1,
-            format!("requirement failed: {}", rules.messages[m as usize].0),
-        )),
-    }
-}
+pub use errors::{MAX_OPTIONS, STEP_LIMIT};
 
 /// Runs until a decision, the end, or a failed requirement; more than
 /// [`STEP_LIMIT`] instructions is an error (an endless loop). The
@@ -135,6 +58,50 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
         return Err(frame::unfit(func));
     }
     let mut ip: *const Op = func.code.as_ptr().wrapping_add(pc);
+    // The stack, while the loop holds it, is two pointers kept in locals
+    // (so that they stay in registers, which fields of `st` cannot, being
+    // reloaded after every store): `lp` at the running frame's locals,
+    // `sp` past the top. `hold!` takes them from the vector and sets its
+    // length to the frame's base, `release!` gives the vector its length
+    // back: the vector is never touched in between (every arm that reaches
+    // it, itself or through a call, releases first and holds again after),
+    // so its buffer stays where the pointers point. Should a panic unwind
+    // through the loop, the shorter length only forgets the values above
+    // the base, never drops one twice.
+    let mut lp: *mut Value;
+    let mut sp: *mut Value;
+    macro_rules! hold {
+        ($base:expr) => {{
+            let base: usize = $base;
+            let s = &mut st.vm.stack;
+            let p = s.as_mut_ptr();
+            sp = p.wrapping_add(s.len());
+            lp = p.wrapping_add(base);
+            // Safety: `base` is within the length (a frame's base is).
+            unsafe { s.set_len(base) };
+        }};
+    }
+    macro_rules! release {
+        () => {{
+            // Safety: the values from the vector's start to `sp` are all
+            // set: those below the base were left alone, and the loop
+            // keeps those above it (see `push!` and `pop!`).
+            // The base is not kept: it is where `lp` stands in the buffer.
+            unsafe {
+                st.vm
+                    .stack
+                    .set_len(sp.offset_from(st.vm.stack.as_ptr()) as usize)
+            };
+        }};
+    }
+    // The running frame's base (where `lp` stands in the buffer).
+    macro_rules! frame_base {
+        () => {
+            // Safety: `lp` points into the buffer (see `hold!`).
+            unsafe { lp.offset_from(st.vm.stack.as_ptr()) as usize }
+        };
+    }
+    hold!(base);
     // The index of the next instruction.
     macro_rules! pc {
         () => {
@@ -162,11 +129,55 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             func.spans[pc!() - 1]
         };
     }
+    // Leaves with an error, the stack released.
+    macro_rules! fail {
+        ($e:expr) => {{
+            let e = $e;
+            release!();
+            return Err(e);
+        }};
+    }
+    // Leaves with an exit, the running instruction's index saved.
+    macro_rules! stop {
+        ($exit:expr) => {{
+            save_pc!();
+            release!();
+            leave!($exit);
+        }};
+    }
+    // A value, or leaves with the error placed at the running instruction.
+    macro_rules! or_fail {
+        ($r:expr) => {
+            match $r {
+                Ok(v) => v,
+                Err(e) => fail!(e.at(span!())),
+            }
+        };
+    }
+    // A value, or leaves with the error as it is.
+    macro_rules! or_leave {
+        ($r:expr) => {
+            match $r {
+                Ok(v) => v,
+                Err(e) => fail!(e),
+            }
+        };
+    }
+    // Runs `$e` (which reaches the stack through `st`) released.
+    macro_rules! released {
+        ($e:expr) => {{
+            let base = frame_base!();
+            release!();
+            let r = $e;
+            hold!(base);
+            r
+        }};
+    }
     // An error once the limit is passed.
     macro_rules! check_steps {
         () => {
             if steps > STEP_LIMIT {
-                return Err(runaway(span!()));
+                fail!(runaway(span!()));
             }
         };
     }
@@ -179,6 +190,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             ip = unsafe { func.code.as_ptr().add($t as usize) };
         }};
     }
+    // Enters the frame on top of the frame stack, the stack released.
     macro_rules! reload {
         () => {
             match st.vm.frames.last() {
@@ -196,6 +208,103 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
         };
     }
+    // The stack without checks. Safety, for every macro below: `verify`
+    // proved the height of the stack before each instruction of the
+    // running function (never below its locals) and its greatest height;
+    // when the frame was entered or resumed, `frame::fits` checked that the
+    // stack stands at that height and has room for the greatest, and
+    // `hold!` pointed `lp` at its locals and `sp` at its top; each
+    // instruction moves `sp` as proved. So a push has room, a pop or a read
+    // of the top has an operand above the locals, and a local's index is
+    // below the height.
+    macro_rules! push {
+        ($v:expr) => {{
+            let v = $v;
+            // Safety: room for the proven greatest height (see above).
+            unsafe {
+                sp.write(v);
+                sp = sp.add(1);
+            }
+        }};
+    }
+    macro_rules! pop {
+        () => {{
+            debug_assert!(sp > lp);
+            // Safety: an operand lies above the locals (see above); it is
+            // moved out and `sp` no longer covers it.
+            unsafe {
+                sp = sp.sub(1);
+                sp.read()
+            }
+        }};
+    }
+    // The value `k` places below the top (0: the top).
+    macro_rules! top {
+        ($k:expr) => {{
+            // Safety: the operands lie above the locals (see above).
+            unsafe { &*sp.sub(1 + $k) }
+        }};
+    }
+    macro_rules! top_mut {
+        () => {{
+            // Safety: the operand lies above the locals (see above).
+            unsafe { &mut *sp.sub(1) }
+        }};
+    }
+    macro_rules! local {
+        ($l:expr) => {{
+            debug_assert!(lp.wrapping_add($l as usize) < sp);
+            // Safety: a local's index is below the height (see above).
+            unsafe { &*lp.add($l as usize) }
+        }};
+    }
+    macro_rules! set_local {
+        ($l:expr, $v:expr) => {{
+            let v = $v;
+            debug_assert!(lp.wrapping_add($l as usize) < sp);
+            // Safety: a local's index is below the height (see above).
+            unsafe { *lp.add($l as usize) = v }
+        }};
+    }
+    // The locals and operands of the running frame, as a slice.
+    macro_rules! frame_values {
+        () => {
+            // Safety: the values from `lp` to `sp` are set (see above).
+            unsafe { std::slice::from_raw_parts_mut(lp, sp.offset_from(lp) as usize) }
+        };
+    }
+    macro_rules! pop_i {
+        () => {
+            pop!().int()
+        };
+    }
+    // The offset of an element of variable `v`, its indices popped: a
+    // variable of two indices or fewer without releasing the stack.
+    macro_rules! offset {
+        ($v:expr) => {{
+            let vd = &rules.vars[$v as usize];
+            let np = st.nplayers;
+            // How many indices, and the element they name.
+            let (n, at) = match vd.dims.as_slice() {
+                [] => (0, Some(0)),
+                [d] => (1, slot(d, top!(0).int(), np)),
+                [d, e] => match (slot(d, top!(1).int(), np), slot(e, top!(0).int(), np)) {
+                    (Some(i), Some(j)) => (2, Some(i * e.size + j)),
+                    _ => (2, None),
+                },
+                _ => (3, None),
+            };
+            match at {
+                Some(k) => {
+                    for _ in 0..n {
+                        drop(pop!());
+                    }
+                    vd.offset + k * vd.elem_words
+                }
+                None => or_fail!(released!(var_offset(rules, st, $v))),
+            }
+        }};
+    }
     loop {
         debug_assert!(pc!() < func.code.len());
         // Safety: the running frame was checked to stand at an instruction
@@ -204,76 +313,10 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
         let op = unsafe { &*ip };
         ip = ip.wrapping_add(1);
         steps += 1;
-        let stack = &mut st.vm.stack;
-        // The stack without checks. Safety, for every macro below: `verify`
-        // proved the height of the stack before each instruction of the
-        // running function (never below its locals) and its greatest
-        // height; when the frame was entered or resumed, `frame::fits`
-        // checked that the stack stands at that height and has room for the
-        // greatest; each instruction moves the stack as proved. So a push
-        // has room, a pop or a read of the top has an operand above the
-        // locals, and a local's index is below the height.
-        debug_assert_eq!(stack.len(), base + func.heights[pc!() - 1] as usize);
-        macro_rules! push {
-            ($v:expr) => {{
-                let v = $v;
-                debug_assert!(stack.len() < stack.capacity());
-                // Safety: room for the proven greatest height (see above).
-                unsafe {
-                    let n = stack.len();
-                    stack.as_mut_ptr().add(n).write(v);
-                    stack.set_len(n + 1);
-                }
-            }};
-        }
-        macro_rules! pop {
-            () => {{
-                debug_assert!(stack.len() > base);
-                // Safety: an operand lies above the locals (see above); it
-                // is moved out and the length no longer covers it.
-                unsafe {
-                    let n = stack.len() - 1;
-                    stack.set_len(n);
-                    stack.as_ptr().add(n).read()
-                }
-            }};
-        }
-        // The value `k` places below the top (0: the top).
-        macro_rules! top {
-            ($k:expr) => {{
-                debug_assert!(stack.len() > base + $k);
-                // Safety: the operands lie above the locals (see above).
-                unsafe { stack.get_unchecked(stack.len() - 1 - $k) }
-            }};
-        }
-        macro_rules! top_mut {
-            () => {{
-                debug_assert!(stack.len() > base);
-                // Safety: the operand lies above the locals (see above).
-                let n = stack.len() - 1;
-                unsafe { stack.get_unchecked_mut(n) }
-            }};
-        }
-        macro_rules! local {
-            ($l:expr) => {{
-                debug_assert!((base + $l as usize) < stack.len());
-                // Safety: a local's index is below the height (see above).
-                unsafe { stack.get_unchecked(base + $l as usize) }
-            }};
-        }
-        macro_rules! set_local {
-            ($l:expr, $v:expr) => {{
-                let v = $v;
-                debug_assert!((base + $l as usize) < stack.len());
-                // Safety: a local's index is below the height (see above).
-                unsafe { *stack.get_unchecked_mut(base + $l as usize) = v }
-            }};
-        }
-        macro_rules! pop_i {
-            () => {
-                pop!().int()
-            };
-        }
+        debug_assert_eq!(
+            unsafe { sp.offset_from(lp) } as u32,
+            func.heights[pc!() - 1]
+        );
         match op {
             Op::Const(v) => push!(Value::I(*v)),
             Op::Load(l) => {
@@ -286,23 +329,20 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::LoadVar(v) => {
                 let vd = &rules.vars[*v as usize];
-                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
-                // Pushed with the vector's checks: `stack` was given up to
-                // find the offset.
-                let stack = &mut st.vm.stack;
+                let off = offset!(*v);
                 match vd.ty {
                     Ty::Set(_) => {
                         let words = &st.words[off..off + vd.elem_words];
-                        stack.push(Value::S(bits::from_fn(words.len(), |i| words[i] as u64)));
+                        push!(Value::S(bits::from_fn(words.len(), |i| words[i] as u64)));
                     }
-                    _ => stack.push(Value::I(st.words[off])),
+                    _ => push!(Value::I(st.words[off])),
                 }
             }
             Op::Field(k, f) => {
                 let e = pop_i!();
                 let kind = &rules.kinds[*k as usize];
                 if e < 0 || e as usize >= kind.items.len() {
-                    return Err(rare::field_of_none(kind, *f).at(span!()));
+                    fail!(rare::field_of_none(kind, *f).at(span!()));
                 }
                 push!(Value::I(kind.data[e as usize][*f as usize].int()));
             }
@@ -316,7 +356,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
                 let b = pop!();
                 let a = pop!();
-                push!(binary(*op, a, b, span!())?);
+                push!(or_fail!(binary(*op, a, b)));
             }
             Op::Neg => {
                 let a = pop_i!();
@@ -342,30 +382,39 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let v = top!(0).clone();
                 push!(v);
             }
-            Op::Call(f, argc) => {
-                check_steps!();
-                save_pc!();
-                frame::call(rules, st, *f, *argc as usize, span!())?;
-                reload!();
-            }
-            Op::CallDyn(argc) => {
-                let at = stack.len() - *argc as usize - 1;
-                let f = stack.remove(at).int();
+            Op::Call(..) | Op::CallDyn(_) => {
+                let (f, argc) = match *op {
+                    Op::Call(f, argc) => (f as i64, argc as usize),
+                    Op::CallDyn(argc) => {
+                        let argc = argc as usize;
+                        // Safety: the procedure and its arguments lie above
+                        // the locals (see above); the procedure is moved
+                        // out and the arguments moved down over it.
+                        let f = unsafe {
+                            let at = sp.sub(argc + 1);
+                            let f = at.read();
+                            std::ptr::copy(at.add(1), at, argc);
+                            sp = sp.sub(1);
+                            f
+                        };
+                        (f.int(), argc)
+                    }
+                    _ => unreachable!("a call"),
+                };
                 if f < 0 || f as usize >= rules.funcs.len() {
-                    return Err(err(
-                        ErrorKind::NoneUsed,
-                        span!(),
-                        "call of `none`: no procedure here",
-                    ));
+                    fail!(call_of_none(span!()));
                 }
                 check_steps!();
                 save_pc!();
-                frame::call(rules, st, f as u32, *argc as usize, span!())?;
+                release!();
+                frame::call(rules, st, f as u32, argc, span!())?;
                 reload!();
+                hold!(base);
             }
             Op::Ret => {
                 let result = if func.returns { Some(pop!()) } else { None };
-                stack.truncate(base);
+                release!();
+                st.vm.stack.truncate(frame_base!());
                 st.vm.frames.pop();
                 if let Some(r) = result {
                     st.vm.stack.push(r);
@@ -374,22 +423,12 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 if !frame::fits(&mut st.vm.stack, func, pc!(), base) {
                     return Err(frame::unfit(func));
                 }
+                hold!(base);
             }
-            Op::KindSize(k) => {
-                let n = if *k == PLAYER {
-                    st.nplayers
-                } else {
-                    rules.kinds[*k as usize].items.len()
-                };
-                push!(Value::I(n as i64));
-            }
+            Op::KindSize(k) => push!(Value::I(rare::kind_size(rules, st, *k) as i64)),
             Op::Nth(k) => {
                 let i = pop_i!();
-                let n = if *k == PLAYER {
-                    st.nplayers
-                } else {
-                    rules.kinds[*k as usize].items.len()
-                } as i64;
+                let n = rare::kind_size(rules, st, *k) as i64;
                 push!(Value::I(if (0..n).contains(&i) { i } else { -1 }));
             }
             Op::SetIn => {
@@ -398,7 +437,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 push!(Value::I(bits::has(s.bits(), e) as i64));
             }
             Op::SetNext { set, cur, var } => {
-                let found = set_next(stack, base, *set, *cur, *var);
+                let found = set_next(frame_values!(), 0, *set, *cur, *var);
                 push!(Value::I(found as i64));
             }
             Op::ListLen(v)
@@ -410,16 +449,16 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::ListShuffle(v)
             | Op::ListClear(v) => {
                 let item = if matches!(op, Op::ListIn(_) | Op::ListPush(_) | Op::ListRemove(_)) {
-                    st.vm.stack.pop().map_or(0, |v| v.int())
+                    pop_i!()
                 } else {
                     0
                 };
-                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
+                let off = offset!(*v);
                 let cap = rules.vars[*v as usize].elem_words - 1;
                 // A list instruction may go through every item: one step
                 // more per 64 it may hold.
                 steps += (cap / 64) as u64;
-                list_op(op, st, off, cap, item, span!())?;
+                or_leave!(released!(list_op(op, st, off, cap, item, span!())));
             }
             Op::Adjacent(_)
             | Op::Toward(_)
@@ -427,60 +466,57 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::Components(_)
             | Op::GroupsAround(_)
             | Op::GridCell(_)
-            | Op::RunLength(_) => grid::instruction(rules, &mut st.vm.stack, op),
+            | Op::RunLength(_) => released!(grid::instruction(rules, &mut st.vm.stack, op)),
             Op::MembersEq(_) | Op::MembersFieldEq(..) | Op::FieldImage(..) => {
-                members(rules, st, op)
+                released!(members(rules, st, op))
             }
             Op::Builtin(b, argc) => {
-                let at = stack.len() - *argc as usize;
-                let r = builtin(*b, &stack[at..], &mut st.rng, st.nplayers, span!());
-                stack.truncate(at);
-                push!(r?);
+                let n = *argc as usize;
+                // Safety: the arguments lie above the locals (see above).
+                let args = unsafe { std::slice::from_raw_parts(sp.sub(n), n) };
+                let r = builtin(*b, args, &mut st.rng, st.nplayers, span!());
+                // Safety: the arguments are dropped once, and `sp` no
+                // longer covers them.
+                unsafe {
+                    sp = sp.sub(n);
+                    std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(sp, n));
+                }
+                push!(or_leave!(r));
             }
             Op::ChooseBegin => {
                 st.vm.options.clear();
                 st.vm.screened.clear();
             }
             Op::ChooseAddScreened { choice, arm } => {
-                add_screened(rules, st, *choice, *arm).map_err(|e| e.at(span!()))?
+                or_fail!(released!(add_screened(rules, st, *choice, *arm)))
             }
             Op::ChooseAdd(arm) => {
                 let v = pop_i!();
                 if st.vm.options.len() >= MAX_OPTIONS {
-                    return Err(too_many_options(MAX_OPTIONS as u64 + 1).at(span!()));
+                    fail!(too_many_options(MAX_OPTIONS as u64 + 1).at(span!()));
                 }
                 st.vm.options.push((*arm, v));
             }
             Op::ChooseWait(c) => {
                 let p = pop_i!();
                 if p < 0 || p as usize >= st.nplayers {
-                    return Err(err(
-                        ErrorKind::OutOfRange,
-                        span!(),
-                        format!("decision asked of a player who is not seated ({p})"),
-                    ));
+                    fail!(unseated(p, span!()));
                 }
-                save_pc!();
                 st.status = Status::Waiting {
                     choice: *c,
                     player: p as usize,
                 };
-                leave!(Exit::Decide);
+                stop!(Exit::Decide);
             }
             Op::Require(m) => {
                 if pop_i!() == 0 {
-                    save_pc!();
-                    leave!(Exit::Failed(*m));
+                    stop!(Exit::Failed(*m));
                 }
             }
-            Op::Fail(m) => {
-                save_pc!();
-                leave!(Exit::Failed(*m));
-            }
+            Op::Fail(m) => stop!(Exit::Failed(*m)),
             Op::Legal(m) => {
                 if st.recording && st.cut_at_legal {
-                    save_pc!();
-                    leave!(Exit::Legal(*m));
+                    stop!(Exit::Legal(*m));
                 }
             }
             Op::BinK(op, k) => {
@@ -518,7 +554,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         continue;
                     }
                 }
-                push!(binary(*op, a, b, span!())?);
+                push!(or_fail!(binary(*op, a, b)));
             }
             Op::Load2(a, b) => {
                 let x = local!(*a).clone();
@@ -586,26 +622,27 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 var,
                 done,
             } => {
-                if !set_next(stack, base, *set, *cur, *var) {
+                if !set_next(frame_values!(), 0, *set, *cur, *var) {
                     goto!(*done);
                 } else {
                     skip!(1);
                 }
             }
             Op::VarSetIn(v) => {
-                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
-                let has = fused::var_set_in(rules, st, *v, off);
-                st.vm.stack.push(Value::I(has as i64));
+                let off = offset!(*v);
+                let e = pop_i!();
+                push!(Value::I(fused::var_set_in(rules, st, *v, off, e) as i64));
                 skip!(1);
             }
             Op::VarSetBin(v, op) => {
-                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
-                if fused::var_set_bin(rules, st, *v, off, *op) {
-                    skip!(1);
+                let off = offset!(*v);
+                match fused::var_set_bin(rules, st, *v, off, *op, top_mut!()) {
+                    None => skip!(1),
+                    Some(v) => push!(v),
                 }
             }
             Op::WithLocal(a, b, on) => {
-                if fused::with_local(stack, base, *a, *b, *on) {
+                if fused::with_local(frame_values!(), 0, *a, *b, *on) {
                     skip!(3);
                 } else {
                     let x = local!(*a).clone();
@@ -666,13 +703,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::RequireLegal(m, l) => {
                 if pop_i!() == 0 {
-                    save_pc!();
-                    leave!(Exit::Failed(*m));
+                    stop!(Exit::Failed(*m));
                 }
                 skip!(1);
                 if st.recording && st.cut_at_legal {
-                    save_pc!();
-                    leave!(Exit::Legal(*l));
+                    stop!(Exit::Legal(*l));
                 }
             }
             Op::Store2(a, b) => {
@@ -704,29 +739,39 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         drop(pop!());
                         skip!(1);
                         if r == 0 {
-                            save_pc!();
-                            leave!(Exit::Failed(*m));
+                            stop!(Exit::Failed(*m));
                         }
                         continue;
                     }
                 }
                 let b = pop!();
                 let a = pop!();
-                push!(binary(*op, a, b, span!())?);
+                push!(or_fail!(binary(*op, a, b)));
             }
             Op::RequireIn(v, m) => {
-                let off = var_offset(rules, st, *v).map_err(|e| e.at(span!()))?;
+                let off = offset!(*v);
+                let e = pop_i!();
                 skip!(2);
-                if !fused::var_set_in(rules, st, *v, off) {
-                    save_pc!();
-                    leave!(Exit::Failed(*m));
+                if !fused::var_set_in(rules, st, *v, off, e) {
+                    stop!(Exit::Failed(*m));
                 }
             }
             Op::LoadVarAtIn(l, v, w) => {
                 // An error is in `w`'s indices: its `LoadVar` is two on.
                 let at = func.spans[pc!() + 1];
-                if fused::var_at_in(rules, st, base, *l, *v, *w).map_err(|e| e.at(at))? {
-                    skip!(3);
+                let base = frame_base!();
+                let r = released!(fused::var_at_in(rules, st, base, *l, *v, *w));
+                match r {
+                    Ok(true) => skip!(3),
+                    Ok(false) => {}
+                    Err(e) => fail!(e.at(at)),
+                }
+            }
+            Op::AddVar(v) | Op::StoreVar(v) if matches!(top!(0), Value::I(_)) => {
+                let x = pop_i!();
+                let off = offset!(*v);
+                if !rare::store_int(rules, st, op, off, x) {
+                    fail!(trail_full(span!()));
                 }
             }
             Op::StoreVar(_)
@@ -741,11 +786,12 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::Rotate(_)
             | Op::ChooseAddSet(_)
             | Op::ChooseAddRange(_) => {
-                rare::instruction(rules, st, op).map_err(|e| e.at(span!()))?
+                or_fail!(released!(rare::instruction(rules, st, op)))
             }
             Op::Halt => {
                 st.vm.frames.clear();
                 st.status = Status::Over;
+                release!();
                 leave!(Exit::Over);
             }
         }

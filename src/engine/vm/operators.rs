@@ -3,7 +3,7 @@
 use super::err;
 use crate::engine::error::{ErrorKind, RuntimeError};
 use crate::engine::state::Value;
-use crate::ir::bits;
+use crate::ir::bits::Bits;
 use crate::ir::bytecode::BinaryOp;
 use crate::ir::span::Span;
 
@@ -28,43 +28,36 @@ pub(super) fn int_binary(op: BinaryOp, x: i64, y: i64) -> Option<i64> {
 }
 
 /// A binary operation on any two values (sets, or integers that may
-/// fail: division and remainder by zero).
-#[inline]
-pub(super) fn binary(op: BinaryOp, a: Value, b: Value, span: Span) -> Result<Value, RuntimeError> {
+/// fail: division and remainder by zero); an error is placed by the
+/// caller. A set result is made in the left operand's words.
+#[inline(never)]
+pub(super) fn binary(op: BinaryOp, a: Value, b: Value) -> Result<Value, RuntimeError> {
     use BinaryOp::*;
-    if let (Value::S(x), Value::S(y)) = (&a, &b) {
-        let n = x.len().max(y.len());
-        let get = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
-        return Ok(match op {
-            Add => Value::S(bits::from_fn(n, |i| get(x, i) | get(y, i))),
-            Sub => Value::S(bits::from_fn(n, |i| get(x, i) & !get(y, i))),
-            // Not written in the rules: the compiler's intersection.
-            And => Value::S(bits::from_fn(n, |i| get(x, i) & get(y, i))),
-            Eq => Value::I((0..n).all(|i| get(x, i) == get(y, i)) as i64),
-            Ne => Value::I((0..n).any(|i| get(x, i) != get(y, i)) as i64),
-            _ => {
-                return Err(err(
-                    ErrorKind::Internal,
-                    span,
-                    "unsupported operation on sets",
-                ))
-            }
-        });
-    }
-    let (x, y) = (a.int(), b.int());
+    let (x, y) = match (a, b) {
+        (Value::S(x), Value::S(y)) => return sets(op, x, y),
+        (a, b) => (a.int(), b.int()),
+    };
     if let Some(r) = int_binary(op, x, y) {
         return Ok(Value::I(r));
     }
     let r = match op {
         Div => {
             if y == 0 {
-                return Err(err(ErrorKind::DivisionByZero, span, "division by zero"));
+                return Err(err(
+                    ErrorKind::DivisionByZero,
+                    Span::default(),
+                    "division by zero",
+                ));
             }
             floor_div(x, y)
         }
         Rem => {
             if y == 0 {
-                return Err(err(ErrorKind::DivisionByZero, span, "remainder by zero"));
+                return Err(err(
+                    ErrorKind::DivisionByZero,
+                    Span::default(),
+                    "remainder by zero",
+                ));
             }
             // Never negative, whatever the signs (`7 % -2` is 1); the one
             // overflow, `i64::MIN % -1`, is 0 (every integer is a multiple
@@ -75,6 +68,38 @@ pub(super) fn binary(op: BinaryOp, a: Value, b: Value, span: Span) -> Result<Val
         _ => 0,
     };
     Ok(Value::I(r))
+}
+
+/// A binary operation on two sets; a set result is `x` changed in place,
+/// as long as the longer of the two.
+#[inline]
+fn sets(op: BinaryOp, mut x: Bits, y: Bits) -> Result<Value, RuntimeError> {
+    use BinaryOp::*;
+    let n = x.len().max(y.len());
+    let get = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
+    match op {
+        Eq => return Ok(Value::I((0..n).all(|i| get(&x, i) == get(&y, i)) as i64)),
+        Ne => return Ok(Value::I((0..n).any(|i| get(&x, i) != get(&y, i)) as i64)),
+        Add | Sub | And => {}
+        _ => {
+            return Err(err(
+                ErrorKind::Internal,
+                Span::default(),
+                "unsupported operation on sets",
+            ))
+        }
+    }
+    if x.len() < n {
+        x.resize(n, 0);
+    }
+    let words = x.iter_mut().enumerate();
+    match op {
+        Add => words.for_each(|(i, w)| *w |= get(&y, i)),
+        Sub => words.for_each(|(i, w)| *w &= !get(&y, i)),
+        // Not written in the rules: the compiler's intersection.
+        _ => words.for_each(|(i, w)| *w &= get(&y, i)),
+    }
+    Ok(Value::S(x))
 }
 
 /// Integer division rounding down (toward negative infinity), saturating.

@@ -10,7 +10,7 @@ use crate::engine::error::{ErrorKind, RuntimeError};
 use crate::engine::state::{State, Value};
 use crate::ir::bits;
 use crate::ir::bytecode::Op;
-use crate::ir::ruleset::{Kind, Ruleset, PLAYER};
+use crate::ir::ruleset::{Data, Kind, Ruleset, PLAYER};
 use crate::ir::span::Span;
 
 /// Runs one of the instructions kept out of the loop; an error is placed
@@ -35,23 +35,18 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
             if e < 0 || e as usize >= kind.items.len() {
                 return Err(field_of_none(kind, f));
             }
-            let fd = &kind.fields[f as usize];
-            let v = kind.data[e as usize][f as usize].at_or(key, missing(&fd.ty));
+            let v = entry(&kind.data[e as usize][f as usize], key)
+                .unwrap_or_else(|| missing(&kind.fields[f as usize].ty));
             st.vm.stack.push(Value::I(v));
         }
         Op::ParamIndex(p) => {
             let key = pop_i(st);
             let pd = &rules.params[p as usize];
-            st.vm
-                .stack
-                .push(Value::I(pd.data.at_or(key, missing(&pd.ty))));
+            let v = entry(&pd.data, key).unwrap_or_else(|| missing(&pd.ty));
+            st.vm.stack.push(Value::I(v));
         }
         Op::SetAll(k) => {
-            let n = if k == PLAYER {
-                st.nplayers
-            } else {
-                rules.kinds[k as usize].items.len()
-            };
+            let n = kind_size(rules, st, k);
             st.vm.stack.push(Value::S(bits::all(n)));
         }
         Op::SetMake(_, n) => {
@@ -69,11 +64,13 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
         Op::SelectEq(v) => {
             let x = pop_i(st);
             let words = row(rules, st, v);
+            // A word of the set from each 64 elements, without branches.
             let mut bits = bits::empty(words.len());
-            for (i, w) in words.iter().enumerate() {
-                if *w == x {
-                    bits[i / 64] |= 1 << (i % 64);
-                }
+            for (b, chunk) in bits.iter_mut().zip(words.chunks(64)) {
+                *b = chunk
+                    .iter()
+                    .enumerate()
+                    .fold(0, |acc, (i, w)| acc | (((*w == x) as u64) << i));
             }
             st.vm.stack.push(Value::S(bits));
         }
@@ -106,6 +103,46 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
         _ => unreachable!("not an instruction kept out of the loop: {op:?}"),
     }
     Ok(())
+}
+
+/// The number of items of kind `k` (the seated players for the players).
+#[inline]
+pub(super) fn kind_size(rules: &Ruleset, st: &State, k: u16) -> usize {
+    if k == PLAYER {
+        st.nplayers
+    } else {
+        rules.kinds[k as usize].items.len()
+    }
+}
+
+/// `AddVar` or `StoreVar` of an integer `x` at `off` (the indices and
+/// the value taken by the interpreter's loop); false when the trail of
+/// the try is full.
+#[inline]
+pub(super) fn store_int(rules: &Ruleset, st: &mut State, op: &Op, off: usize, x: i64) -> bool {
+    let (add, n) = match *op {
+        Op::StoreVar(v) => (false, rules.vars[v as usize].elem_words),
+        _ => (true, 1),
+    };
+    if !st.touch(off, off + n) {
+        return false;
+    }
+    st.words[off] = if add {
+        st.words[off].saturating_add(x)
+    } else {
+        x
+    };
+    true
+}
+
+/// `data[key]` when there is one (the value read at a missing key,
+/// which takes a look at the type, is only found when needed).
+#[inline]
+fn entry(data: &Data, key: i64) -> Option<i64> {
+    match data {
+        Data::Ints(v) if key >= 0 => v.get(key as usize).copied(),
+        _ => None,
+    }
 }
 
 /// `StoreVar`: pops a value, then the indices; stores.
