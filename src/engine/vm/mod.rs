@@ -74,11 +74,12 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
         ($base:expr) => {{
             let base: usize = $base;
             let s = &mut st.vm.stack;
+            // Calls out of the loop never pop a frame's locals (`verify`).
+            assert!(base <= s.len(), "locals popped out of the loop");
             let p = s.as_mut_ptr();
             sp = p.wrapping_add(s.len());
             lp = p.wrapping_add(base);
-            // Safety: `base` is within the length (a frame's base is).
-            unsafe { s.set_len(base) };
+            unsafe { s.set_len(base) }; // Safety: `base` is within the length.
         }};
     }
     macro_rules! release {
