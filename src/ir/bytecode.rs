@@ -47,6 +47,31 @@ pub enum BinaryOp {
     Rem,
 }
 
+impl BinaryOp {
+    /// The operation on two integers as the interpreter computes it
+    /// (arithmetic saturates), or `None` where it may fail (division,
+    /// remainder) or needs a set (`in`). The compiler folds constants
+    /// with it, so that folding and running agree.
+    #[inline(always)]
+    pub fn on_ints(self, x: i64, y: i64) -> Option<i64> {
+        use BinaryOp::*;
+        Some(match self {
+            Or => ((x != 0) || (y != 0)) as i64,
+            And => ((x != 0) && (y != 0)) as i64,
+            Eq => (x == y) as i64,
+            Ne => (x != y) as i64,
+            Lt => (x < y) as i64,
+            Le => (x <= y) as i64,
+            Gt => (x > y) as i64,
+            Ge => (x >= y) as i64,
+            Add => x.saturating_add(y),
+            Sub => x.saturating_sub(y),
+            Mul => x.saturating_mul(y),
+            Div | Rem | In => return None,
+        })
+    }
+}
+
 /// Builtin operations that take their arguments from the stack. The
 /// rules' builtins that compile to them (with their names, parameters and
 /// results) are rows of the model's builtin table

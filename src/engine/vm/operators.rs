@@ -7,24 +7,11 @@ use crate::ir::bits::Bits;
 use crate::ir::bytecode::BinaryOp;
 use crate::ir::span::Span;
 
-/// An operation on two integers, when it cannot fail.
-#[inline]
+/// An operation on two integers, when it cannot fail (see
+/// [`BinaryOp::on_ints`]).
+#[inline(always)]
 pub(super) fn int_binary(op: BinaryOp, x: i64, y: i64) -> Option<i64> {
-    use BinaryOp::*;
-    Some(match op {
-        Or => ((x != 0) || (y != 0)) as i64,
-        And => ((x != 0) && (y != 0)) as i64,
-        Eq => (x == y) as i64,
-        Ne => (x != y) as i64,
-        Lt => (x < y) as i64,
-        Le => (x <= y) as i64,
-        Gt => (x > y) as i64,
-        Ge => (x >= y) as i64,
-        Add => x.saturating_add(y),
-        Sub => x.saturating_sub(y),
-        Mul => x.saturating_mul(y),
-        Div | Rem | In => return None,
-    })
+    op.on_ints(x, y)
 }
 
 /// A binary operation on any two values (sets, or integers that may

@@ -250,19 +250,10 @@ impl FnCtx {
 /// for the operators that cannot fail (and that are not the intersection
 /// of sets, nor membership).
 fn fold_binary(op: BinaryOp, a: i64, b: i64) -> Option<i64> {
-    use BinaryOp::*;
-    Some(match op {
-        Eq => (a == b) as i64,
-        Ne => (a != b) as i64,
-        Lt => (a < b) as i64,
-        Le => (a <= b) as i64,
-        Gt => (a > b) as i64,
-        Ge => (a >= b) as i64,
-        Add => a.saturating_add(b),
-        Sub => a.saturating_sub(b),
-        Mul => a.saturating_mul(b),
-        Or | And | Div | Rem | In => return None,
-    })
+    match op {
+        BinaryOp::Or | BinaryOp::And => None,
+        _ => op.on_ints(a, b),
+    }
 }
 
 impl Compiler<'_> {
