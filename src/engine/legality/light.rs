@@ -151,6 +151,9 @@ impl<'s> PrefixRun<'s> {
                 break;
             }
             if screen.passes(i, value) {
+                // `run_prefix`'s run, written out: through a shared
+                // function returning a `Verdict`, Connect Four ran 0.7%
+                // more instructions.
                 let st = &mut *self.st;
                 if let Some(slot) = slot {
                     st.vm.stack[slot] = Value::I(value);

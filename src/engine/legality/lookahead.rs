@@ -88,24 +88,15 @@ fn dead_end_screened(
             continue;
         }
         let (arm, value) = st.vm.options[i];
-        if cut {
-            if let Some(m) = screen.refusal(i, value) {
-                note(i, Why::Message(m));
+        let screened_out = if cut { screen.refusal(i, value) } else { None };
+        match judge_untried(rules, st, screened_out, arm, value, budget)? {
+            Some(Way::Sound) => return Ok(None),
+            Some(Way::Refused(why)) => {
+                note(i, why);
                 continue;
             }
-        }
-        // Every way run counts against the budget.
-        if !budget.take_way() {
-            return Ok(None);
-        }
-        if cut {
-            if let Some(prefix) = light::prefix(rules, st, arm) {
-                match light::try_prefix(rules, st, prefix, value, budget)? {
-                    Verdict::Legal(_) => return Ok(None),
-                    Verdict::Refused(why) => note(i, why),
-                }
-                continue;
-            }
+            Some(Way::NoOption) => continue,
+            None => {}
         }
         let mut attempt = Attempt::begin(st, cut);
         vm::resume(&mut attempt, arm, value);
@@ -183,27 +174,49 @@ fn only_way(
     budget: &mut Budget,
 ) -> Result<Option<Way>, RuntimeError> {
     let (arm, value) = st.vm.options[0];
-    let cut = st.cut_at_legal;
-    if cut {
-        if let Some(m) = screening::refusal(rules, &st.vm.screened, 0, value) {
-            return Ok(Some(Way::Refused(Why::Message(m))));
-        }
+    let screened_out = if st.cut_at_legal {
+        screening::refusal(rules, &st.vm.screened, 0, value)
+    } else {
+        None
+    };
+    let way = judge_untried(rules, st, screened_out, arm, value, budget)?;
+    if way.is_none() {
+        vm::resume(st, arm, value);
     }
+    Ok(way)
+}
+
+/// The option (`arm`, `value`) of the choice `st` waits at, judged as far
+/// as it can be without a run in full: refused by its screening
+/// (`screened_out`, found by the caller when `st` stops at `legal;`),
+/// taken as sound when no way is left in the budget, or tried by its pure
+/// prefix. `None`: it must be run (a way counted against the budget).
+#[inline(always)]
+fn judge_untried(
+    rules: &Ruleset,
+    st: &mut State,
+    screened_out: Option<u32>,
+    arm: u16,
+    value: i64,
+    budget: &mut Budget,
+) -> Result<Option<Way>, RuntimeError> {
+    if let Some(m) = screened_out {
+        return Ok(Some(Way::Refused(Why::Message(m))));
+    }
+    // Every way run counts against the budget.
     if !budget.take_way() {
         return Ok(Some(Way::Sound));
     }
-    if cut {
+    if st.cut_at_legal {
         if let Some(prefix) = light::prefix(rules, st, arm) {
-            // (What `light::try_prefix` does, written out: that one stays
-            // inlined in `dead_end`.)
-            let verdict = light::PrefixRun::enter(st).try_one(rules, prefix, value, budget)?;
-            return Ok(Some(match verdict {
-                Verdict::Legal(_) => Way::Sound,
-                Verdict::Refused(why) => Way::Refused(why),
-            }));
+            return Ok(Some(
+                match light::try_prefix(rules, st, prefix, value, budget)? {
+                    Verdict::Legal(_) => Way::Sound,
+                    Verdict::Refused(why) => Way::Refused(why),
+                },
+            ));
         }
     }
-    vm::resume(st, arm, value);
     Ok(None)
 }
 

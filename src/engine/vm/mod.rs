@@ -279,8 +279,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             pop!().int()
         };
     }
-    // The offset of an element of variable `v`, its indices popped: a
-    // variable of two indices or fewer without releasing the stack.
+    // The offset of an element of variable `v`, its indices popped: as
+    // `vars::short_element`, in place, for two indices or fewer.
     macro_rules! offset {
         ($v:expr) => {{
             let vd = &rules.vars[$v as usize];
