@@ -38,7 +38,7 @@ fn after(game: &Game, extra: &[&str]) -> Option<Game> {
     for d in game
         .history()
         .iter()
-        .map(String::as_str)
+        .map(|d| &**d)
         .chain(extra.iter().copied())
     {
         g.apply_named(d).ok()?;

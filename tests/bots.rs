@@ -105,7 +105,7 @@ fn a_random_pick_without_the_listing_is_a_legal_decision() {
                     fork.apply_random(&mut rng).unwrap(),
                     "{game}: a legal option exists"
                 );
-                let name = fork.history().last().unwrap();
+                let name = &fork.history().last().unwrap().to_string();
                 assert!(
                     legal.contains(name),
                     "{game}: `{name}` is not among {legal:?}"

@@ -57,7 +57,7 @@ fn play(
     total: Option<u32>,
     players: usize,
     seed: u64,
-) -> (Vec<String>, u64) {
+) -> (Vec<Arc<str>>, u64) {
     common::play(rules, inv, INVARIANTS, total, players, seed, 100_000)
 }
 

@@ -47,7 +47,12 @@ fn with_invariants(mut rules: Ruleset, sources: &[&str]) -> (Arc<Ruleset>, Vec<u
 
 /// Plays one random game, checking every invariant after each decision;
 /// returns the decisions made.
-fn play(rules: &Arc<Ruleset>, invariants: &[u32], players: usize, seed: u64) -> (Vec<String>, u64) {
+fn play(
+    rules: &Arc<Ruleset>,
+    invariants: &[u32],
+    players: usize,
+    seed: u64,
+) -> (Vec<Arc<str>>, u64) {
     let mut game = Game::new(rules.clone(), players, seed)
         .unwrap_or_else(|e| panic!("seed {seed}: start failed: {e}"));
     let mut k = seed ^ 0x9e37_79b9_7f4a_7c15;

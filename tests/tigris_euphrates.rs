@@ -217,7 +217,7 @@ fn greedy_bots_that_pass_forever_end_at_the_decision_limit() {
     assert_eq!(ending, Ending::Unfinished);
     let h = game.history();
     assert!(
-        h[h.len() - 500..].iter().all(|d| d == "pass"),
+        h[h.len() - 500..].iter().all(|d| &**d == "pass"),
         "{:?}",
         &h[h.len() - 20..]
     );

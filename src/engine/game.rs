@@ -92,7 +92,9 @@ pub struct Game {
     rules: Arc<Ruleset>,
     state: State,
     seed: u64,
-    log: Vec<String>,
+    /// The names of the decisions applied, shared with the listing's
+    /// (recording one copies no text).
+    log: Vec<Arc<str>>,
     /// Whether the decisions applied are written to `log` (not in the
     /// copies a search bot plays on: see [`Game::unrecorded`]).
     record: bool,
@@ -252,7 +254,7 @@ impl Game {
     }
 
     /// Decisions applied so far, by name.
-    pub fn history(&self) -> &[String] {
+    pub fn history(&self) -> &[Arc<str>] {
         &self.log
     }
 
@@ -360,8 +362,7 @@ impl Game {
         p.clear();
         self.recycled = p;
         if self.record {
-            // A copy of the name's text (`to_string` would format it).
-            self.log.push(String::from(&*d.name));
+            self.log.push(d.name);
         }
         Ok(())
     }
@@ -385,7 +386,7 @@ impl Game {
         match legality::apply_first_legal(&self.rules, &mut self.state, rng)? {
             Some(name) => {
                 if self.record {
-                    self.log.push(String::from(&*name));
+                    self.log.push(name);
                 }
                 Ok(true)
             }

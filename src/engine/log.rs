@@ -45,7 +45,7 @@ impl GameLog {
             set: game.rules().overrides.iter().cloned().collect(),
             players: game.players(),
             seed: game.seed(),
-            decisions: game.history().to_vec(),
+            decisions: game.history().iter().map(|d| d.to_string()).collect(),
             result,
             state_hash: Some(format!("{:016x}", game.state().hash())),
         }

@@ -34,7 +34,7 @@ pub fn play(
     players: usize,
     seed: u64,
     max_decisions: usize,
-) -> (Vec<String>, u64) {
+) -> (Vec<Arc<str>>, u64) {
     let mut game = Game::new(rules.clone(), players, seed)
         .unwrap_or_else(|e| panic!("seed {seed}: start failed: {e}"));
     let mut k = seed ^ 0x9e37_79b9_7f4a_7c15;
