@@ -1,13 +1,21 @@
 //! The storage of a bit set: one pointer to a block of words taken from,
-//! and given back to, a per-thread pool of blocks sorted by size.
+//! and given back to, a per-thread pool of blocks sorted by size, shared
+//! by the copies of a set until one of them is written.
 //!
 //! A set is made, copied and dropped at almost every set instruction of
 //! the interpreter, and the stack copied for every option tried copies
 //! the sets on it. Held in place, sets made every value as wide as the
 //! largest set (and spilled to the heap past it); held behind one pointer
-//! a value is 16 bytes whatever the set's size, and the blocks, recycled
+//! a value is 8 bytes whatever the set's size, and the blocks, recycled
 //! through the pool, are never handed back to the allocator while the
-//! thread plays.
+//! thread plays. A copy shares its original's block (a count of its
+//! holders kept in the block): copying a set, as loading a local set or
+//! copying the stack for a try does, writes one word, and only a copy
+//! written to takes a block of its own.
+//!
+//! The count is a plain word, not an atomic one: a set never leaves its
+//! thread (`Bits` is neither `Send` nor `Sync`), so two copies are never
+//! counted at once.
 
 use std::alloc::{self, Layout};
 use std::cell::Cell;
@@ -17,20 +25,25 @@ use std::ptr::NonNull;
 /// to the allocator each time.
 const POOLED: usize = 16;
 
-/// The header of an empty set with no block: never written, never freed.
-static EMPTY: u64 = 0;
+/// The header of an empty set with no block (no room, one holder): never
+/// written, never freed.
+static EMPTY: [u64; HEADER] = [0, 1];
+
+/// The words before a block's set: the length (low half) and the room
+/// (high half), then how many sets hold the block.
+const HEADER: usize = 2;
 
 /// A set's bits, one per item index, in words of 64: a pointer to a block
 /// whose first word holds the length (low half) and the room (high half),
-/// followed by the words. Made, copied and dropped through a per-thread
-/// pool of blocks, so the interpreter's sets seldom touch the allocator.
+/// whose second counts the sets holding it, followed by the words. Made,
+/// copied and dropped through a per-thread pool of blocks, so the
+/// interpreter's sets seldom touch the allocator; a copy shares the block
+/// until it is written (see [`Bits::deref_mut`]).
 pub struct Bits {
     block: NonNull<u64>,
+    /// The count of holders is not atomic: a set stays in its thread.
+    _unsend: std::marker::PhantomData<*const u64>,
 }
-
-// A `Bits` owns its block alone, as a `Box` does.
-unsafe impl Send for Bits {}
-unsafe impl Sync for Bits {}
 
 /// The free blocks of each size (index 0 unused), each a list threaded
 /// through the blocks' first word: taking or giving a block back is two
@@ -75,16 +88,20 @@ thread_local! {
 /// The layout of a block of `room` words (and its header).
 #[inline]
 fn layout(room: usize) -> Layout {
-    Layout::array::<u64>(room + 1).expect("set size")
+    Layout::array::<u64>(room + HEADER).expect("set size")
 }
 
 /// A block of `len` words (`len` > 0) with its header written: length
-/// and room both `len`; the words are left for the caller to write.
+/// and room both `len`, one holder; the words are left for the caller to
+/// write.
 #[inline]
 fn take_headed(len: usize) -> NonNull<u64> {
     let block = take(len);
     // Safety: a block taken has room for its header.
-    unsafe { block.as_ptr().write(len as u64 | (len as u64) << 32) };
+    unsafe {
+        block.as_ptr().write(len as u64 | (len as u64) << 32);
+        block.as_ptr().add(1).write(1);
+    }
     block
 }
 
@@ -158,8 +175,15 @@ impl Bits {
     /// The empty set, with no words (takes no block).
     #[inline]
     pub fn new() -> Bits {
+        Bits::holding(NonNull::from(&EMPTY).cast())
+    }
+
+    /// The set of this block (one more holder, counted by the caller).
+    #[inline]
+    fn holding(block: NonNull<u64>) -> Bits {
         Bits {
-            block: NonNull::from(&EMPTY),
+            block,
+            _unsend: std::marker::PhantomData,
         }
     }
 
@@ -174,10 +198,10 @@ impl Bits {
         unsafe {
             let p = block.as_ptr();
             for i in 0..len {
-                p.add(1 + i).write(word(i));
+                p.add(HEADER + i).write(word(i));
             }
         }
-        Bits { block }
+        Bits::holding(block)
     }
 
     /// A set of `n` words, each `w`.
@@ -186,8 +210,8 @@ impl Bits {
         Bits::build(n, |_| w)
     }
 
-    /// A copy of these words (out of line: copies of values that are
-    /// mostly integers, like the stack's, stay short).
+    /// A copy of these words in a block of its own (out of line: copies
+    /// of values that are mostly integers, like the stack's, stay short).
     #[inline(never)]
     pub fn from_slice(from: &[u64]) -> Bits {
         let len = from.len();
@@ -197,8 +221,8 @@ impl Bits {
         let block = take_headed(len);
         // Safety: the block has room for a header and `len` words, and is
         // apart from `from`.
-        unsafe { copy_words(from.as_ptr(), block.as_ptr().add(1), len) };
-        Bits { block }
+        unsafe { copy_words(from.as_ptr(), block.as_ptr().add(HEADER), len) };
+        Bits::holding(block)
     }
 
     /// A set of `n` words, word `i` being `word(i)`.
@@ -231,9 +255,26 @@ impl Bits {
         (self.header() >> 32) as usize
     }
 
+    /// How many sets hold the block (1 for the empty header).
+    #[inline]
+    fn holders(&self) -> u64 {
+        // Safety: the count is always initialised.
+        unsafe { *self.block.as_ptr().add(1) }
+    }
+
+    /// Gives the set a block of its own (a copy of the shared one).
+    #[cold]
+    #[inline(never)]
+    fn unshare(&mut self) {
+        *self = Bits::from_slice(self);
+    }
+
     /// Makes the set `n` words long, new words being `w`.
     pub fn resize(&mut self, n: usize, w: u64) {
         let len = self.len();
+        if self.holders() > 1 {
+            self.unshare();
+        }
         if n > self.room() {
             let mut grown = Bits::from_elem(w, n);
             grown[..len].copy_from_slice(self);
@@ -244,12 +285,13 @@ impl Bits {
             // Safety: `n` is within the room, so words `len..n` exist.
             unsafe {
                 let words =
-                    std::slice::from_raw_parts_mut(self.block.as_ptr().add(1 + len), n - len);
+                    std::slice::from_raw_parts_mut(self.block.as_ptr().add(HEADER + len), n - len);
                 words.fill(w);
             }
         }
         if n != len {
-            // A block with room (never the empty header): its own header.
+            // A block with room (never the empty header), held by this
+            // set alone: its own header.
             unsafe {
                 self.block
                     .as_ptr()
@@ -270,15 +312,29 @@ impl Drop for Bits {
     fn drop(&mut self) {
         let room = self.room();
         if room > 0 {
-            give(self.block, room);
+            let holders = self.holders();
+            if holders > 1 {
+                // Safety: a block with room is no static; the count is
+                // this thread's alone (see `Bits`).
+                unsafe { *self.block.as_ptr().add(1) = holders - 1 };
+            } else {
+                give(self.block, room);
+            }
         }
     }
 }
 
 impl Clone for Bits {
+    /// The same set, sharing the block (one more holder counted).
     #[inline]
     fn clone(&self) -> Bits {
-        Bits::from_slice(self)
+        if self.room() == 0 {
+            return Bits::new();
+        }
+        // Safety: a block with room is no static; the count is this
+        // thread's alone (see `Bits`).
+        unsafe { *self.block.as_ptr().add(1) = self.holders() + 1 };
+        Bits::holding(self.block)
     }
 }
 
@@ -288,16 +344,21 @@ impl std::ops::Deref for Bits {
     fn deref(&self) -> &[u64] {
         // Safety: the block holds `len` initialised words after its header
         // (none for the empty header, whose pointer is still aligned).
-        unsafe { std::slice::from_raw_parts(self.block.as_ptr().add(1), self.len()) }
+        unsafe { std::slice::from_raw_parts(self.block.as_ptr().add(HEADER), self.len()) }
     }
 }
 
 impl std::ops::DerefMut for Bits {
+    /// The words, to write: a block shared with copies is copied first,
+    /// so that they do not see the writes.
     #[inline]
     fn deref_mut(&mut self) -> &mut [u64] {
-        // Safety: as for `deref`; the set owns its block alone (an empty
+        if self.holders() > 1 {
+            self.unshare();
+        }
+        // Safety: as for `deref`; the set holds its block alone (an empty
         // slice for the shared empty header, so nothing is ever written).
-        unsafe { std::slice::from_raw_parts_mut(self.block.as_ptr().add(1), self.len()) }
+        unsafe { std::slice::from_raw_parts_mut(self.block.as_ptr().add(HEADER), self.len()) }
     }
 }
 
@@ -342,6 +403,20 @@ mod tests {
             assert_eq!(d.len(), 1);
             d.resize(n + 1, 0);
             assert_eq!(d.len(), n + 1);
+            // A copy shares the block until one of them is written.
+            let mut e = b.clone();
+            let f = e.clone();
+            if n > 0 {
+                e[0] ^= 1;
+                assert_eq!(f, b);
+                assert_ne!(e, b);
+                assert_eq!(e[0], b[0] ^ 1);
+            }
+            drop(f);
+            let mut g = b.clone();
+            g.resize(n + 3, 9);
+            assert_eq!(&g[..n], &b[..]);
+            assert_eq!(b.len(), n);
         }
         assert!(Bits::new().is_empty());
         assert_eq!(&Bits::from_elem(0, 3)[..], &[0, 0, 0]);

@@ -58,8 +58,9 @@ pub struct Kind {
     pub shifts: Vec<Vec<Shift>>,
     /// For each boolean or item field, the items by the field's value:
     /// `field_sets[f][v]` is the set of items whose field `f` is `v` (for
-    /// other fields, no sets). Filled by [`Kind::index_fields`].
-    pub field_sets: Vec<Vec<crate::ir::bits::Bits>>,
+    /// other fields, no sets). Filled by [`Kind::index_fields`]. Plain
+    /// words: a ruleset is shared between threads, which sets are not.
+    pub field_sets: Vec<Vec<Vec<u64>>>,
 }
 
 impl Kind {
@@ -77,7 +78,7 @@ impl Kind {
                     Ty::Ent(k) => sizes.get(k as usize).copied().unwrap_or(0),
                     _ => 0,
                 };
-                let mut sets = vec![crate::ir::bits::Bits::from_elem(0, words); values];
+                let mut sets = vec![vec![0u64; words]; values];
                 for (i, row) in self.data.iter().enumerate() {
                     if let Some(set) = usize::try_from(row[f].int())
                         .ok()
