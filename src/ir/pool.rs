@@ -6,7 +6,7 @@
 //! the interpreter, and the stack copied for every option tried copies
 //! the sets on it. Held in place, sets made every value as wide as the
 //! largest set (and spilled to the heap past it); held behind one pointer
-//! a value is 8 bytes whatever the set's size, and the blocks, recycled
+//! a value is 16 bytes whatever the set's size, and the blocks, recycled
 //! through the pool, are never handed back to the allocator while the
 //! thread plays. A copy shares its original's block (a count of its
 //! holders kept in the block): copying a set, as loading a local set or
