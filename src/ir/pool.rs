@@ -272,13 +272,15 @@ impl Bits {
     /// Makes the set `n` words long, new words being `w`.
     pub fn resize(&mut self, n: usize, w: u64) {
         let len = self.len();
-        if self.holders() > 1 {
-            self.unshare();
+        if n == len {
+            return;
         }
-        if n > self.room() {
-            let mut grown = Bits::from_elem(w, n);
-            grown[..len].copy_from_slice(self);
-            *self = grown;
+        if n > self.room() || self.holders() > 1 {
+            // A block of its own, the words kept copied once.
+            let mut fresh = Bits::from_elem(w, n);
+            let kept = len.min(n);
+            fresh[..kept].copy_from_slice(&self[..kept]);
+            *self = fresh;
             return;
         }
         if n > len {
@@ -289,15 +291,13 @@ impl Bits {
                 words.fill(w);
             }
         }
-        if n != len {
-            // A block with room (never the empty header), held by this
-            // set alone: its own header.
-            unsafe {
-                self.block
-                    .as_ptr()
-                    .write(n as u64 | (self.room() as u64) << 32)
-            };
-        }
+        // A block with room (never the empty header), held by this set
+        // alone: its own header.
+        unsafe {
+            self.block
+                .as_ptr()
+                .write(n as u64 | (self.room() as u64) << 32)
+        };
     }
 }
 
