@@ -18,6 +18,19 @@ fn rules() -> Arc<Ruleset> {
 }
 
 #[test]
+fn the_run_on_from_the_legal_of_a_drop_is_sure() {
+    // After `legal;` a drop reaches no requirement, and the next choice
+    // offers the seven columns (a constant range): applying a column runs
+    // on with no undo prepared.
+    let rules = rules();
+    let sure: Vec<&str> = (0..rules.messages.len())
+        .filter(|m| rules.legal_is_sure(*m as u32))
+        .map(|m| rules.messages[m].0.as_str())
+        .collect();
+    assert_eq!(sure.len(), 1, "{:?}", rules.messages);
+}
+
+#[test]
 fn every_scenario_passes() {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir().join("examples"))
         .expect("examples/")

@@ -122,7 +122,8 @@ impl Game {
             state,
             rules: rules.clone(),
             seed,
-            log: Vec::new(),
+            // Room for a short game's names, grown once or not at all.
+            log: Vec::with_capacity(64),
             record: true,
             pending: None,
             recycled: Pending::default(),

@@ -296,6 +296,10 @@ pub struct Ruleset {
     pub choices: Vec<ChoiceDef>,
     /// Texts of `require ... else "..."` and `fail "..."`, with their spans.
     pub messages: Vec<(String, Span)>,
+    /// By message: whether the run on from every `legal;` of it can never
+    /// be refused (set by the loader once the code is final; see
+    /// [`Ruleset::legal_is_sure`]).
+    pub(crate) legal_sure: Vec<bool>,
     /// The game program.
     pub main: FuncId,
     /// Score keys, compared left to right.
@@ -355,6 +359,15 @@ impl Ruleset {
     /// The compiled functions and procedures, as the loader proved them.
     pub fn funcs(&self) -> &[Func] {
         &self.funcs
+    }
+
+    /// Whether the run on from the `legal;` of message `m` can never be
+    /// refused: it reaches no requirement, no `fail`, and no choice but
+    /// one that surely offers an option (the loader proved it, see
+    /// `model::load::sure`). Applying an option declared legal there
+    /// prepares no undo.
+    pub fn legal_is_sure(&self, m: u32) -> bool {
+        self.legal_sure.get(m as usize).copied().unwrap_or(false)
     }
 
     /// The variants a game of `players` needs that this ruleset was not

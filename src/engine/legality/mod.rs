@@ -440,8 +440,25 @@ pub(crate) fn apply(
 ) -> Result<(), RuntimeError> {
     match next {
         Next::Run => run_again(rules, st, d),
+        Next::Rerun(m) if rules.legal_is_sure(m) => run_sure(rules, st, d, m),
         Next::Rerun(m) => rerun(rules, st, d, m),
     }
+}
+
+/// Applies a decision whose check stopped at the `legal;` of message `m`
+/// when the run on from there can never be refused
+/// ([`Ruleset::legal_is_sure`]): runs it in full, as [`rerun`] does, but
+/// with no undo prepared (a rules error leaves the state where the run
+/// stopped, as in [`run_again`]). The refusals the loader proved out of
+/// reach are still reported if met.
+fn run_sure(rules: &Ruleset, st: &mut State, d: &Decision, m: u32) -> Result<(), RuntimeError> {
+    vm::resume(st, d.arm, d.value);
+    let broken = match vm::run(rules, st)? {
+        Exit::Failed(f) => rules.messages[f as usize].0.clone(),
+        Exit::Decide if st.vm.options.is_empty() => "it leads to a choice with no option".into(),
+        _ => return Ok(()),
+    };
+    Err(broken_legal(rules, d, m, broken))
 }
 
 /// Applies a decision whose check ran to the next decision: the same
@@ -481,14 +498,21 @@ fn rerun(rules: &Ruleset, st: &mut State, d: &Decision, m: u32) -> Result<(), Ru
             return Ok(());
         }
     };
-    Err(RuntimeError::new(
+    Err(broken_legal(rules, d, m, broken))
+}
+
+/// The error of an option `legal;` (of message `m`) declared legal whose
+/// run is refused (`broken`: why).
+#[cold]
+fn broken_legal(rules: &Ruleset, d: &Decision, m: u32, broken: String) -> RuntimeError {
+    RuntimeError::new(
         ErrorKind::BrokenLegal,
         rules.messages[m as usize].1,
         format!(
             "`legal;` declared the option `{}` legal, but it is refused: {broken}",
             d.name
         ),
-    ))
+    )
 }
 
 /// The name of an option of the choice `st` waits at.

@@ -64,6 +64,7 @@ impl Builder {
             funcs,
             choices: compiled.choices,
             messages: compiled.messages,
+            legal_sure: Vec::new(),
             main: main?,
             score: compiled.score,
             metrics: compiled.metrics,
@@ -86,6 +87,7 @@ impl Builder {
                 self.diags.push(d);
             }
             super::untried::mark_choices(&mut rules);
+            super::sure::mark_legals(&mut rules);
         }
         Some(rules)
     }

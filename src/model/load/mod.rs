@@ -21,6 +21,7 @@ mod measures;
 mod overrides;
 mod params;
 mod read;
+mod sure;
 mod untried;
 mod values;
 mod variant;
