@@ -38,7 +38,7 @@ const HEADER: usize = 2;
 /// whose second counts the sets holding it, followed by the words. Made,
 /// copied and dropped through a per-thread pool of blocks, so the
 /// interpreter's sets seldom touch the allocator; a copy shares the block
-/// until it is written (see [`Bits::deref_mut`]).
+/// until it is written (its `DerefMut` copies a shared block first).
 pub struct Bits {
     block: NonNull<u64>,
     /// The count of holders is not atomic: a set stays in its thread.
