@@ -2,7 +2,7 @@
 //! coordinates (the geometry is `ir::grid`'s).
 
 use super::sets::set_elems;
-use crate::engine::state::Value;
+use crate::engine::state::{State, Value};
 use crate::ir::bits::{self, Bits};
 use crate::ir::bytecode::Op;
 use crate::ir::grid;
@@ -10,7 +10,8 @@ use crate::ir::ruleset::{Kind, Ruleset, NO_CELL};
 
 /// Runs a grid instruction on the operands on top of the stack.
 #[inline(never)]
-pub(super) fn instruction(rules: &Ruleset, stack: &mut Vec<Value>, op: &Op) {
+pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) {
+    let stack = &mut st.vm.stack;
     let pop_i = |stack: &mut Vec<Value>| stack.pop().map_or(0, |v| v.int());
     let out = match *op {
         Op::Adjacent(k) => {
@@ -46,7 +47,8 @@ pub(super) fn instruction(rules: &Ruleset, stack: &mut Vec<Value>, op: &Op) {
                 0
             } else {
                 let m = use_marked.then(|| marked.bits());
-                grid::groups_around(kind, c as usize, cells.bits(), m)
+                st.groups
+                    .groups_around(k as usize, kind, c as usize, cells.bits(), m)
             })
         }
         Op::GridCell(k) => {
@@ -66,7 +68,7 @@ pub(super) fn instruction(rules: &Ruleset, stack: &mut Vec<Value>, op: &Op) {
         }
         _ => unreachable!("not a grid instruction"),
     };
-    stack.push(out);
+    st.vm.stack.push(out);
 }
 
 /// The cell one step from a cell in direction `d` (none off the grid or
