@@ -4,7 +4,7 @@
 //! one set, each group of it is flooded once and its neighbours counted
 //! into a per-cell tally; every later question on the set reads it.
 
-use super::{around, groups_around, has, put};
+use super::{around, groups_around, has};
 use crate::ir::ruleset::Kind;
 
 /// How many questions on one set are answered by a flood each (as
@@ -35,10 +35,6 @@ pub struct GroupLabels {
     planes: Vec<u64>,
     /// The words of one plane.
     words: usize,
-    /// Cells not yet reached, while the tally is made.
-    left: Vec<u64>,
-    /// Cells next to the group being flooded, while the tally is made.
-    next: Vec<u64>,
     /// Cells reached and not yet looked around, while a group is flooded.
     todo: Vec<u32>,
 }
@@ -68,10 +64,11 @@ impl GroupLabels {
         }
         if self.asked < TALLY_AFTER {
             self.asked += 1;
-            if self.asked < TALLY_AFTER {
+            if self.asked < TALLY_AFTER || !self.tally(kind, cells, marked) {
+                // (A grid too large to tally asks to again, in vain.)
+                self.asked = self.asked.min(TALLY_AFTER - 1);
                 return groups_around(kind, c, cells, marked);
             }
-            self.tally(kind, cells, marked);
         }
         self.read(c)
     }
@@ -118,77 +115,82 @@ impl GroupLabels {
         bit(0) | bit(1) << 1 | bit(2) << 2
     }
 
-    /// Tallies, for every cell, the counted groups of `cells` next to it:
-    /// each group flooded once, the cells next to it added to the planes.
-    /// A grid's neighbours are mutual, so the groups next to a cell are
-    /// the groups its neighbours belong to (at most six: three planes).
+    /// Tallies, for every cell, the counted groups of `cells` next to it
+    /// (see [`GroupLabels::tally_in`]); `false` on a grid too large to
+    /// tally (over 1024 cells), whose questions are each answered by a
+    /// flood.
     #[cold]
-    fn tally(&mut self, kind: &Kind, cells: &[u64], marked: Option<&[u64]>) {
+    fn tally(&mut self, kind: &Kind, cells: &[u64], marked: Option<&[u64]>) -> bool {
+        match kind.adjacent.len().div_ceil(64) {
+            0..=4 => self.tally_in::<4>(kind, cells, marked),
+            5..=8 => self.tally_in::<8>(kind, cells, marked),
+            9..=16 => self.tally_in::<16>(kind, cells, marked),
+            _ => return false,
+        }
+        true
+    }
+
+    /// [`GroupLabels::tally`] on a grid of at most `64 * N` cells, in
+    /// words held in place: each group flooded once, the cells next to it
+    /// added to the planes. A grid's neighbours are mutual, so the groups
+    /// next to a cell are the groups its neighbours belong to (at most
+    /// six: three planes).
+    fn tally_in<const N: usize>(&mut self, kind: &Kind, cells: &[u64], marked: Option<&[u64]>) {
         let n = kind.adjacent.len();
         let words = n.div_ceil(64).max(1);
-        self.words = words;
-        self.planes.clear();
-        self.planes.resize(3 * words, 0);
-        // The cells of the set on the grid.
-        self.left.clear();
-        self.left.extend((0..words).map(|w| {
+        // The cells of the set on the grid, not reached yet.
+        let mut left: [u64; N] = std::array::from_fn(|w| {
             let on_grid = match n.saturating_sub(w * 64) {
                 k if k >= 64 => u64::MAX,
                 k => (1u64 << k) - 1,
             };
             cells.get(w).copied().unwrap_or(0) & on_grid
-        }));
-        self.next.clear();
-        self.next.resize(words, 0);
-        let mut w = 0;
-        while w < words {
-            if self.left[w] == 0 {
-                w += 1;
-                continue;
-            }
-            let start = w * 64 + self.left[w].trailing_zeros() as usize;
-            if self.flood(kind, start, marked) {
-                self.add_next();
-            }
-            self.next.fill(0);
-        }
-    }
-
-    /// Floods the group of `start` (a cell left), taking its cells out of
-    /// `left` and putting the cells next to them in `next`; whether the
-    /// group is counted (it shares a cell with `marked`, or none is given).
-    fn flood(&mut self, kind: &Kind, start: usize, marked: Option<&[u64]>) -> bool {
-        let mut counted = marked.is_none_or(|m| has(m, start));
-        self.left[start / 64] &= !(1 << (start % 64));
-        self.todo.clear();
-        self.todo.push(start as u32);
-        while let Some(c) = self.todo.pop() {
-            for a in around(kind, c as usize) {
-                let a = *a as usize;
-                // A neighbour is a cell of the grid: within the words.
-                put(&mut self.next, a);
-                if has(&self.left, a) {
-                    self.left[a / 64] &= !(1 << (a % 64));
-                    counted = counted || marked.is_some_and(|m| has(m, a));
-                    self.todo.push(a as u32);
+        });
+        let mut planes = [[0u64; N]; 3];
+        for w in 0..N {
+            while left[w] != 0 {
+                let start = w * 64 + left[w].trailing_zeros() as usize;
+                left[w] &= left[w] - 1;
+                let mut counted = marked.is_none_or(|m| has(m, start));
+                // The cells next to the group.
+                let mut next = [0u64; N];
+                self.todo.clear();
+                self.todo.push(start as u32);
+                while let Some(c) = self.todo.pop() {
+                    for a in around(kind, c as usize) {
+                        // A neighbour is a cell of the grid: below `64 * N`.
+                        let (k, bit) = (*a as usize / 64 % N, 1u64 << (a % 64));
+                        next[k] |= bit;
+                        if left[k] & bit != 0 {
+                            left[k] ^= bit;
+                            counted = counted || marked.is_some_and(|m| has(m, *a as usize));
+                            self.todo.push(*a);
+                        }
+                    }
+                }
+                if counted {
+                    add_one(&mut planes, &next);
                 }
             }
         }
-        counted
-    }
-
-    /// Adds one to the tally of every cell of `next` (a bit-sliced sum).
-    fn add_next(&mut self) {
-        let words = self.words;
-        let (p0, rest) = self.planes.split_at_mut(words);
-        let (p1, p2) = rest.split_at_mut(words);
-        for (((a, b), c), x) in p0.iter_mut().zip(p1).zip(p2).zip(&self.next) {
-            let carry0 = *a & x;
-            *a ^= x;
-            let carry1 = *b & carry0;
-            *b ^= carry0;
-            *c ^= carry1;
+        self.words = words;
+        self.planes.clear();
+        for p in &planes {
+            self.planes.extend_from_slice(&p[..words]);
         }
+    }
+}
+
+/// Adds one to the bit-sliced count (three planes) of every cell of `next`.
+#[inline]
+fn add_one<const N: usize>(planes: &mut [[u64; N]; 3], next: &[u64; N]) {
+    let [p0, p1, p2] = planes;
+    for w in 0..N {
+        let carry0 = p0[w] & next[w];
+        p0[w] ^= next[w];
+        let carry1 = p1[w] & carry0;
+        p1[w] ^= carry0;
+        p2[w] ^= carry1;
     }
 }
 
