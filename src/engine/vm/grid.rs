@@ -38,18 +38,19 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) {
             Value::I(grid::components(&rules.kinds[k as usize], cells.bits()))
         }
         Op::GroupsAround(k) => {
-            let use_marked = pop_i(stack) != 0;
-            let marked = stack.pop().expect("set");
-            let cells = stack.pop().expect("set");
-            let c = pop_i(stack);
-            let kind = &rules.kinds[k as usize];
-            Value::I(if c < 0 {
-                0
-            } else {
-                let m = use_marked.then(|| marked.bits());
-                st.groups
-                    .groups_around(k as usize, kind, c as usize, cells.bits(), m)
-            })
+            // Read in place: the sets are not moved off the stack.
+            let [c, cells, marked, use_marked] = stack.last_chunk::<4>().expect("four operands");
+            let (c, m) = (c.int(), (use_marked.int() != 0).then(|| marked.bits()));
+            let n = match usize::try_from(c) {
+                Ok(c) => {
+                    let kind = &rules.kinds[k as usize];
+                    st.groups
+                        .groups_around(k as usize, kind, c, cells.bits(), m)
+                }
+                Err(_) => 0,
+            };
+            stack.truncate(stack.len() - 4);
+            Value::I(n)
         }
         Op::GridCell(k) => {
             let y = pop_i(stack);
