@@ -6,6 +6,7 @@ use rand_pcg::Pcg64;
 
 use crate::ir::bits::Bits;
 use crate::ir::bytecode::VarId;
+use crate::ir::grid::GroupLabels;
 use crate::ir::ruleset::{Ruleset, Ty, VarDef};
 
 /// A value on the interpreter's stack: 16 bytes.
@@ -196,6 +197,10 @@ pub struct State {
     /// The steps the last run took, when it did not fail: its
     /// instructions, a list instruction weighing more on a long list.
     pub steps_run: u64,
+    /// The groups of the last set of cells `groups_around` was asked
+    /// about, labelled for the next questions on the same board (a copy
+    /// of the state starts with none).
+    pub groups: GroupLabels,
 }
 
 /// Buffers of earlier tries, reused so that trying an option allocates
@@ -345,6 +350,7 @@ impl State {
             cut_at_legal: true,
             spare: Spare::default(),
             steps_run: 0,
+            groups: GroupLabels::default(),
         }
     }
 
@@ -361,6 +367,7 @@ impl State {
             cut_at_legal: self.cut_at_legal,
             spare: Spare::default(),
             steps_run: 0,
+            groups: GroupLabels::default(),
         }
     }
 

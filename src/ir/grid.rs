@@ -6,9 +6,11 @@
 use crate::ir::bits::Bits;
 pub use crate::ir::cells::{Grid, GridShape};
 use crate::ir::ruleset::{Data, FieldDef, Kind, Ty, NO_CELL};
+pub use labels::GroupLabels;
 use shift::shifts_of;
 pub use shift::{neighbours_of_set, shift_toward};
 
+mod labels;
 mod shift;
 
 /// Adds the `x` and `y` fields and the neighbour lists to a grid kind.
@@ -497,6 +499,8 @@ mod tests {
         roots.sort_unstable();
         roots.dedup();
         assert_eq!(components(kind, &bits), roots.len() as i64);
+        let (mut labels, mut plain) = (GroupLabels::default(), GroupLabels::default());
+        let mut mixed = GroupLabels::default();
         for c in 0..cells.len() {
             let expected: Vec<bool> = (0..cells.len())
                 .map(|i| cells[c] && group[i] == group[c])
@@ -525,6 +529,19 @@ mod tests {
                 groups_around(kind, c, &bits, Some(&marks)),
                 with_mark as i64
             );
+            // Tallied once for the whole board: the same answers (and,
+            // asked with and without marks in turn, each forgetting the
+            // other's tally).
+            for _ in 0..2 {
+                let found = labels.groups_around(0, kind, c, &bits, Some(&marks));
+                assert_eq!(found, with_mark as i64);
+                let found = plain.groups_around(0, kind, c, &bits, None);
+                assert_eq!(found, around.len() as i64);
+                let found = mixed.groups_around(0, kind, c, &bits, Some(&marks));
+                assert_eq!(found, with_mark as i64);
+                let found = mixed.groups_around(0, kind, c, &bits, None);
+                assert_eq!(found, around.len() as i64);
+            }
         }
     }
 

@@ -38,9 +38,10 @@ fn first_broken(msgs: &[u32], sets: &[Bits], value: i64) -> Option<u32> {
 }
 
 /// [`refusal`] for many options of one screening, asked in any order:
-/// the arm last asked about is kept with the members passing all its
-/// requirements at once, so that an option of it passing them is known
-/// by one look at one word.
+/// the arm last asked about is kept and, from the second option of it
+/// asked about on, with the members passing all its requirements at
+/// once, so that an option of it passing them is known by one look at one
+/// word (the look-ahead often asks about one option only).
 pub(super) struct Screen<'a> {
     rules: &'a Ruleset,
     screened: &'a Screening,
@@ -59,8 +60,35 @@ struct ScreenedArm<'a> {
     msgs: &'a [u32],
     /// The members passing each, in the same order.
     sets: &'a [Bits],
-    /// The members passing every one.
-    pass: Bits,
+    /// The members passing every one, once made (see [`Screen`]).
+    pass: Option<Bits>,
+}
+
+impl ScreenedArm<'_> {
+    /// Whether option `i` is one of the arm's.
+    #[inline(always)]
+    fn holds(&self, i: usize) -> bool {
+        self.start <= i && i < self.end
+    }
+
+    /// The members passing every requirement of the arm.
+    #[inline(always)]
+    fn pass(&mut self) -> &Bits {
+        if self.pass.is_none() {
+            self.pass = Some(pass_all(self.sets));
+        }
+        self.pass.as_ref().expect("made above")
+    }
+}
+
+/// The members passing every one of `sets`.
+#[inline(never)]
+fn pass_all(sets: &[Bits]) -> Bits {
+    let words = sets.iter().map(|s| s.len()).max().unwrap_or(0);
+    bits::from_fn(words.max(1), |w| {
+        sets.iter()
+            .fold(u64::MAX, |acc, s| acc & s.get(w).copied().unwrap_or(0))
+    })
 }
 
 impl<'a> Screen<'a> {
@@ -83,17 +111,26 @@ impl<'a> Screen<'a> {
             return true;
         }
         match &self.arm {
-            Some(a) if a.start <= i && i < a.end => bits::has(&a.pass, value),
+            Some(ScreenedArm {
+                pass: Some(pass),
+                start,
+                end,
+                ..
+            }) if *start <= i && i < *end => bits::has(pass, value),
             _ => self.passes_slow(i, value),
         }
     }
 
-    /// [`Screen::passes`] for an option outside the arm last asked about.
+    /// [`Screen::passes`] for an option outside the arm last asked about,
+    /// or of an arm whose passing members are not made yet.
     #[inline(never)]
     fn passes_slow(&mut self, i: usize, value: i64) -> bool {
+        if let Some(a) = self.arm.as_mut().filter(|a| a.holds(i)) {
+            return bits::has(a.pass(), value);
+        }
         match self.screened_arm(i) {
-            Some(a) => {
-                let pass = bits::has(&a.pass, value);
+            Some(mut a) => {
+                let pass = bits::has(a.pass(), value);
                 self.arm = Some(a);
                 pass
             }
@@ -108,15 +145,22 @@ impl<'a> Screen<'a> {
         if self.none {
             return None;
         }
-        let known = self.arm.as_ref().is_some_and(|a| a.start <= i && i < a.end);
-        if !known {
-            self.arm = Some(self.screened_arm(i)?);
+        match &mut self.arm {
+            Some(a) if a.holds(i) => {
+                if bits::has(a.pass(), value) {
+                    return None;
+                }
+                first_broken(a.msgs, a.sets, value)
+            }
+            _ => {
+                // The first option of its arm asked about: looked up in
+                // the sets themselves.
+                let a = self.screened_arm(i)?;
+                let (msgs, sets) = (a.msgs, a.sets);
+                self.arm = Some(a);
+                first_broken(msgs, sets, value)
+            }
         }
-        let arm = self.arm.as_ref()?;
-        if bits::has(&arm.pass, value) {
-            return None;
-        }
-        first_broken(arm.msgs, arm.sets, value)
     }
 
     /// The screened arm the `i`-th option belongs to, if its arm was
@@ -130,18 +174,12 @@ impl<'a> Screen<'a> {
         let msgs = self.rules.choices[choice as usize].arms[arm as usize]
             .screen
             .as_slice();
-        let sets = &sets[..msgs.len()];
-        let words = sets.iter().map(|s| s.len()).max().unwrap_or(0);
-        let pass = bits::from_fn(words.max(1), |w| {
-            sets.iter()
-                .fold(u64::MAX, |acc, s| acc & s.get(w).copied().unwrap_or(0))
-        });
         Some(ScreenedArm {
             start: options.start,
             end: options.end,
             msgs,
-            sets,
-            pass,
+            sets: &sets[..msgs.len()],
+            pass: None,
         })
     }
 }

@@ -2,7 +2,7 @@
 //! coordinates (the geometry is `ir::grid`'s).
 
 use super::sets::set_elems;
-use crate::engine::state::Value;
+use crate::engine::state::{State, Value};
 use crate::ir::bits::{self, Bits};
 use crate::ir::bytecode::Op;
 use crate::ir::grid;
@@ -10,7 +10,8 @@ use crate::ir::ruleset::{Kind, Ruleset, NO_CELL};
 
 /// Runs a grid instruction on the operands on top of the stack.
 #[inline(never)]
-pub(super) fn instruction(rules: &Ruleset, stack: &mut Vec<Value>, op: &Op) {
+pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) {
+    let stack = &mut st.vm.stack;
     let pop_i = |stack: &mut Vec<Value>| stack.pop().map_or(0, |v| v.int());
     let out = match *op {
         Op::Adjacent(k) => {
@@ -37,17 +38,19 @@ pub(super) fn instruction(rules: &Ruleset, stack: &mut Vec<Value>, op: &Op) {
             Value::I(grid::components(&rules.kinds[k as usize], cells.bits()))
         }
         Op::GroupsAround(k) => {
-            let use_marked = pop_i(stack) != 0;
-            let marked = stack.pop().expect("set");
-            let cells = stack.pop().expect("set");
-            let c = pop_i(stack);
-            let kind = &rules.kinds[k as usize];
-            Value::I(if c < 0 {
-                0
-            } else {
-                let m = use_marked.then(|| marked.bits());
-                grid::groups_around(kind, c as usize, cells.bits(), m)
-            })
+            // Read in place: the sets are not moved off the stack.
+            let [c, cells, marked, use_marked] = stack.last_chunk::<4>().expect("four operands");
+            let (c, m) = (c.int(), (use_marked.int() != 0).then(|| marked.bits()));
+            let n = match usize::try_from(c) {
+                Ok(c) => {
+                    let kind = &rules.kinds[k as usize];
+                    st.groups
+                        .groups_around(k as usize, kind, c, cells.bits(), m)
+                }
+                Err(_) => 0,
+            };
+            stack.truncate(stack.len() - 4);
+            Value::I(n)
         }
         Op::GridCell(k) => {
             let y = pop_i(stack);
@@ -66,7 +69,7 @@ pub(super) fn instruction(rules: &Ruleset, stack: &mut Vec<Value>, op: &Op) {
         }
         _ => unreachable!("not a grid instruction"),
     };
-    stack.push(out);
+    st.vm.stack.push(out);
 }
 
 /// The cell one step from a cell in direction `d` (none off the grid or

@@ -467,7 +467,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::Components(_)
             | Op::GroupsAround(_)
             | Op::GridCell(_)
-            | Op::RunLength(_) => released!(grid::instruction(rules, &mut st.vm.stack, op)),
+            | Op::RunLength(_) => released!(grid::instruction(rules, st, op)),
             Op::MembersEq(_) | Op::MembersFieldEq(..) | Op::FieldImage(..) => {
                 released!(members(rules, st, op))
             }

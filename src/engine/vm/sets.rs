@@ -144,18 +144,22 @@ pub(super) fn add_screened(
 fn push_members(options: &mut Vec<(u16, i64)>, arm: u16, members: &[u64]) {
     let n = bits::count(members) as usize;
     options.reserve(n);
-    let room = &mut options.spare_capacity_mut()[..n];
+    let room = options.spare_capacity_mut()[..n].as_mut_ptr();
     let mut k = 0;
     for (wi, w) in members.iter().enumerate() {
         let mut w = *w;
+        let base = wi as i64 * 64;
         while w != 0 {
-            let m = wi as i64 * 64 + w.trailing_zeros() as i64;
-            // `n` members in all: `k` stays below `n` (checked all the same).
-            room[k].write((arm, m));
+            let m = base + w.trailing_zeros() as i64;
+            // Safety: the loops visit each of the `n` members once, so
+            // `k` stays below `n`, within the `n` slots of `room` (spare
+            // capacity reserved above).
+            unsafe { (*room.add(k)).write((arm, m)) };
             k += 1;
             w &= w - 1;
         }
     }
+    debug_assert_eq!(k, n);
     // Safety: `room` is the spare capacity after the options, and its
     // first `k` (= `n`) slots were all written above.
     unsafe { options.set_len(options.len() + k) };
