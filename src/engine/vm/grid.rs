@@ -36,8 +36,7 @@ pub(super) fn instruction(rules: &Ruleset, stack: &mut Vec<Value>, op: &Op) {
             let cells = stack.pop().expect("set");
             Value::I(grid::components(&rules.kinds[k as usize], cells.bits()))
         }
-        Op::GroupsAround(k) => {
-            let use_marked = pop_i(stack) != 0;
+        Op::GroupsAround(k, use_marked) => {
             let marked = stack.pop().expect("set");
             let cells = stack.pop().expect("set");
             let c = pop_i(stack);
@@ -56,10 +55,14 @@ pub(super) fn instruction(rules: &Ruleset, stack: &mut Vec<Value>, op: &Op) {
             let inside = (0..g.width as i64).contains(&x) && (0..g.height as i64).contains(&y);
             Value::I(if inside { y * g.width as i64 + x } else { -1 })
         }
-        Op::RunLength(k) => {
+        Op::RunLength(k, back) => {
             // Read in place: the set is not moved off the stack.
             let [c, dx, dy, cells] = stack.last_chunk::<4>().expect("four operands");
-            let step = (dx.int(), dy.int());
+            let step = match back {
+                // As `Neg` on each step.
+                true => (dx.int().saturating_neg(), dy.int().saturating_neg()),
+                false => (dx.int(), dy.int()),
+            };
             let n = grid::run_length(&rules.kinds[k as usize], c.int(), step, cells.bits());
             stack.truncate(stack.len() - 4);
             Value::I(n)
