@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tabula::engine::state::Value;
-use tabula::ir::bytecode::{BinaryOp, Op};
+use tabula::ir::bytecode::{BinaryOp, Op, VarShape};
 use tabula::ir::verify::{self, UNREACHED};
 use tabula::{ErrorKind, Game, Ruleset};
 
@@ -84,7 +84,11 @@ fn sound_code_is_proven_with_its_heights_fused_or_not() {
     assert_eq!(shape.heights, [1, 2, 1, 2, 3, 2, 1, 2, 3, 2, 1, 1]);
     assert_eq!(shape.max_stack, 3);
     let mut fused = code.clone();
-    tabula::ir::bytecode::fuse(&mut fused);
+    let no_var = |_| VarShape {
+        dims: 0,
+        is_set: false,
+    };
+    tabula::ir::bytecode::fuse(&mut fused, &no_var);
     assert_ne!(fused, code);
     assert_eq!(check_code(fused, 1).expect("sound"), shape);
 }

@@ -194,16 +194,17 @@ pub enum Op {
     Toward(KindId),
     /// Pop a set of cells; push the number of connected groups in it.
     Components(KindId),
-    /// Pop a flag, a set `marked`, a set `cells`, then a cell; push how many
+    /// Pop a set `marked`, a set `cells`, then a cell; push how many
     /// groups of `cells` touch the cell (only those meeting `marked` when
-    /// the flag is set).
-    GroupsAround(KindId),
+    /// the flag is set: the rules gave `marked`).
+    GroupsAround(KindId, bool),
     /// Pop y then x; push the cell of a grid kind there (none outside).
     GridCell(KindId),
     /// Pop a set of cells, a row step, a column step, then a cell; push
     /// how many cells of the set follow the cell one after the other,
-    /// going by those steps.
-    RunLength(KindId),
+    /// going by those steps (by their negations when the flag is set:
+    /// `run_length(c, -dx, -dy, s)` without two `Neg`s).
+    RunLength(KindId, bool),
     /// Pop a value; push the set of indices of a one-dimensional variable
     /// (over a kind) whose element equals it.
     SelectEq(VarId),
@@ -341,14 +342,32 @@ pub enum Op {
     LoadVarAtIn(u16, VarId, VarId),
 }
 
+/// What fusing needs to know of a state variable: fused instructions
+/// whose fast path never applies to it are left out.
+#[derive(Debug, Clone, Copy)]
+pub struct VarShape {
+    /// How many indices it takes.
+    pub dims: usize,
+    /// Whether its elements are sets.
+    pub is_set: bool,
+}
+
+impl VarShape {
+    /// One index, an element that is not a set (`LoadVarAt`'s fast path).
+    fn one_index_scalar(self) -> bool {
+        self.dims == 1 && !self.is_set
+    }
+}
+
 /// Fuses common instruction sequences (see the fused variants of [`Op`]).
-/// Every instruction keeps its index, so jumps need no change.
+/// Every instruction keeps its index, so jumps need no change. `var`
+/// tells the shape of each state variable.
 ///
 /// A fusion is left out where it would hide a longer one just after it:
 /// each index gets its fusion or its own instruction, whichever runs the
 /// fewer instructions from there on, going straight (a fused instruction
 /// skips its sequence); the fusion when they run as many.
-pub fn fuse(code: &mut [Op]) {
+pub fn fuse(code: &mut [Op], var: &dyn Fn(VarId) -> VarShape) {
     let orig = code.to_vec();
     let n = orig.len();
     // `runs[i]`: instructions run from `i` to the next jump or the end.
@@ -361,7 +380,7 @@ pub fn fuse(code: &mut [Op]) {
                 runs[(i + len).min(n)]
             }
         };
-        let fused = fusion(&orig[i..]).map(|op| {
+        let fused = fusion(&orig[i..], var).map(|op| {
             let c = cost(&op, fused_len(&op));
             (op, c)
         });
@@ -417,8 +436,8 @@ fn ends_path(op: &Op) -> bool {
 
 /// The fused instruction that can be written over the first of `code`,
 /// if any (the longest sequences first).
-fn fusion(code: &[Op]) -> Option<Op> {
-    if let Some(op) = fuse_long(code) {
+fn fusion(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
+    if let Some(op) = fuse_long(code, var) {
         return Some(op);
     }
     let next = code.get(1);
@@ -428,13 +447,15 @@ fn fusion(code: &[Op]) -> Option<Op> {
             Op::LoadVar(v),
             Some(Op::Bin(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::And))),
             _,
-        ) => Some(Op::VarSetBin(*v, *op)),
+        ) if var(*v).is_set => Some(Op::VarSetBin(*v, *op)),
         (Op::Const(k), Some(Op::Bin(op)), Some(Op::JumpIfNot(t))) if fusable(*op) => {
             Some(Op::BinKJumpIfNot(*op, *k, *t))
         }
         (Op::Dup, Some(Op::JumpIfNot(t)), Some(Op::Pop)) => Some(Op::AndJump(*t)),
         (Op::Dup, Some(Op::JumpIf(t)), Some(Op::Pop)) => Some(Op::OrJump(*t)),
-        (Op::Load(l), Some(Op::LoadVar(v)), _) => Some(Op::LoadVarAt(*l, *v)),
+        (Op::Load(l), Some(Op::LoadVar(v)), _) if var(*v).one_index_scalar() => {
+            Some(Op::LoadVarAt(*l, *v))
+        }
         (Op::SetNext { set, cur, var }, Some(Op::JumpIfNot(t)), _) => Some(Op::SetNextOrJump {
             set: *set,
             cur: *cur,
@@ -459,7 +480,7 @@ fn fusion(code: &[Op]) -> Option<Op> {
 
 /// The fusions of three or more instructions starting `code` that the
 /// shorter ones would hide.
-fn fuse_long(code: &[Op]) -> Option<Op> {
+fn fuse_long(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
     match code {
         [Op::Load(a), Op::Load(b), Op::Builtin(w @ (Builtin::With | Builtin::Without), 2), Op::Store(c), ..]
             if a == c =>
@@ -479,7 +500,9 @@ fn fuse_long(code: &[Op]) -> Option<Op> {
         }
         [Op::Require(m), Op::Legal(l), ..] => Some(Op::RequireLegal(*m, *l)),
         [Op::LoadVar(v), Op::SetIn, Op::Require(m), ..] => Some(Op::RequireIn(*v, *m)),
-        [Op::Load(l), Op::LoadVar(v), Op::LoadVar(w), Op::SetIn, ..] => {
+        [Op::Load(l), Op::LoadVar(v), Op::LoadVar(w), Op::SetIn, ..]
+            if var(*v).one_index_scalar() && var(*w).is_set =>
+        {
             Some(Op::LoadVarAtIn(*l, *v, *w))
         }
         [Op::Bin(op), Op::Require(m), ..] if fusable(*op) => Some(Op::BinRequire(*op, *m)),

@@ -212,10 +212,16 @@ impl Names<'_> {
             Op::ListClear(v) => format!("ListClear {}", self.var(*v)),
             Op::Adjacent(k) => format!("Adjacent {}", self.kind(*k)),
             Op::Toward(k) => format!("Toward {}", self.kind(*k)),
-            Op::RunLength(k) => format!("RunLength {}", self.kind(*k)),
+            Op::RunLength(k, back) => {
+                let back = if *back { " back" } else { "" };
+                format!("RunLength {}{back}", self.kind(*k))
+            }
             Op::Connected(k) => format!("Connected {}", self.kind(*k)),
             Op::Components(k) => format!("Components {}", self.kind(*k)),
-            Op::GroupsAround(k) => format!("GroupsAround {}", self.kind(*k)),
+            Op::GroupsAround(k, given) => {
+                let given = if *given { " marked" } else { "" };
+                format!("GroupsAround {}{given}", self.kind(*k))
+            }
             Op::GridCell(k) => format!("GridCell {}", self.kind(*k)),
             Op::SelectEq(v) => format!("SelectEq {}", self.var(*v)),
             Op::CountEq(v) => format!("CountEq {}", self.var(*v)),

@@ -211,7 +211,8 @@ impl Walk<'_> {
             | Op::GridCell(_)
             | Op::MembersEq(_)
             | Op::MembersFieldEq(..) => Effect::of(2, 1),
-            Op::GroupsAround(_) | Op::RunLength(_) => Effect::of(4, 1),
+            Op::GroupsAround(..) => Effect::of(3, 1),
+            Op::RunLength(..) => Effect::of(4, 1),
             Op::Rotate(_) | Op::ChooseAddRange(_) => Effect::of(2, 0),
             Op::SetMake(_, n) => Effect::of(u32::from(n), 1),
             Op::Builtin(_, argc) => Effect::of(u32::from(argc), 1),

@@ -49,6 +49,7 @@ fn compiler_run<T>(
         return Err(diags.items);
     }
     let mut func = func;
+    crate::model::compile::fuse_code(&rules.vars, &mut func.code);
     let shape = crate::ir::verify::check(rules, &func).map_err(|(pc, why)| {
         let span = func.spans.get(pc).copied().unwrap_or(span);
         vec![Diagnostic::new(

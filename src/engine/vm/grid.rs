@@ -37,10 +37,10 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) {
             let cells = stack.pop().expect("set");
             Value::I(grid::components(&rules.kinds[k as usize], cells.bits()))
         }
-        Op::GroupsAround(k) => {
+        Op::GroupsAround(k, use_marked) => {
             // Read in place: the sets are not moved off the stack.
-            let [c, cells, marked, use_marked] = stack.last_chunk::<4>().expect("four operands");
-            let (c, m) = (c.int(), (use_marked.int() != 0).then(|| marked.bits()));
+            let [c, cells, marked] = stack.last_chunk::<3>().expect("three operands");
+            let (c, m) = (c.int(), use_marked.then(|| marked.bits()));
             let n = match usize::try_from(c) {
                 Ok(c) => {
                     let kind = &rules.kinds[k as usize];
@@ -49,7 +49,7 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) {
                 }
                 Err(_) => 0,
             };
-            stack.truncate(stack.len() - 4);
+            stack.truncate(stack.len() - 3);
             Value::I(n)
         }
         Op::GridCell(k) => {
@@ -59,10 +59,14 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) {
             let inside = (0..g.width as i64).contains(&x) && (0..g.height as i64).contains(&y);
             Value::I(if inside { y * g.width as i64 + x } else { -1 })
         }
-        Op::RunLength(k) => {
+        Op::RunLength(k, back) => {
             // Read in place: the set is not moved off the stack.
             let [c, dx, dy, cells] = stack.last_chunk::<4>().expect("four operands");
-            let step = (dx.int(), dy.int());
+            let step = match back {
+                // As `Neg` on each step.
+                true => (dx.int().saturating_neg(), dy.int().saturating_neg()),
+                false => (dx.int(), dy.int()),
+            };
             let n = grid::run_length(&rules.kinds[k as usize], c.int(), step, cells.bits());
             stack.truncate(stack.len() - 4);
             Value::I(n)

@@ -465,9 +465,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::Toward(_)
             | Op::Connected(_)
             | Op::Components(_)
-            | Op::GroupsAround(_)
+            | Op::GroupsAround(..)
             | Op::GridCell(_)
-            | Op::RunLength(_) => released!(grid::instruction(rules, st, op)),
+            | Op::RunLength(..) => released!(grid::instruction(rules, st, op)),
             Op::MembersEq(_) | Op::MembersFieldEq(..) | Op::FieldImage(..) => {
                 released!(members(rules, st, op))
             }

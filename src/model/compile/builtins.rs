@@ -154,7 +154,8 @@ pub enum Form {
     /// The instruction for the bound variable.
     OnVar(fn(VarId) -> Op),
     /// The instruction for the bound kind. Optional parameters left out
-    /// are first pushed as empty sets, then whether all were given.
+    /// are pushed as empty sets; whether all were given is the
+    /// instruction's flag (`Op::GroupsAround`).
     OnKind(fn(KindId) -> Op),
     /// None: the argument is the value.
     Identity,
@@ -378,7 +379,7 @@ pub static BUILTINS: &[BuiltinDef] = &[
                 p(ParamTy::Cells, "the cells"),
             ],
             Returns::Int,
-            Op::RunLength,
+            |k| Op::RunLength(k, false),
         )
     },
     BuiltinDef {
@@ -391,7 +392,7 @@ pub static BUILTINS: &[BuiltinDef] = &[
                 p(ParamTy::Cells, "a set of cells"),
             ],
             Returns::Int,
-            Op::GroupsAround,
+            |k| Op::GroupsAround(k, false),
         )
     },
 ];

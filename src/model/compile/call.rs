@@ -61,12 +61,20 @@ impl Compiler<'_> {
                 self.err(Code::ImpureFunction, sp, msg, help);
             }
         }
-        for (a, p) in args.iter().zip(def.params) {
+        let back = negated_steps(def, args);
+        for (i, (a, p)) in args.iter().zip(def.params).enumerate() {
+            let a = match (&a.kind, back && (i == 1 || i == 2)) {
+                (ExprKind::Neg(x), true) => &**x,
+                _ => a,
+            };
             if !self.builtin_arg(f, def, p, a, &mut bound) {
                 return Ty::Error;
             }
         }
         self.emit_builtin(f, def, args.len(), &bound, sp);
+        if let (true, Some(Op::RunLength(_, b))) = (back, f.code.last_mut()) {
+            *b = true;
+        }
         self.builtin_result(def, &bound)
     }
 
@@ -246,20 +254,20 @@ impl Compiler<'_> {
         bound: &Bound,
         sp: Span,
     ) {
-        if def.optional > 0 {
-            let missing = def.params.len() - argc;
-            for _ in 0..missing {
-                f.emit(Op::SetMake(ANY_KIND, 0), sp);
-            }
-            f.emit(Op::Const((missing == 0) as i64), sp);
+        let missing = def.params.len() - argc;
+        for _ in 0..missing {
+            f.emit(Op::SetMake(ANY_KIND, 0), sp);
         }
-        let op = match &def.form {
+        let mut op = match &def.form {
             Form::Builtin(b) => Op::Builtin(*b, argc as u8),
             Form::Emit(op) => op.clone(),
             Form::OnVar(op) => op(bound.var.expect("bound by a variable parameter")),
             Form::OnKind(op) => op(bound.kind.expect("bound by a kind parameter")),
             Form::Identity => return,
         };
+        if let Op::GroupsAround(_, given) = &mut op {
+            *given = missing == 0;
+        }
         f.emit(op, sp);
     }
 
@@ -431,4 +439,15 @@ fn local_name(a: &Expr) -> &str {
         ExprKind::Name(id) => &id.name,
         _ => "",
     }
+}
+
+/// Whether a call is `run_length(c, -dx, -dy, cells)`: both steps are
+/// negations, compiled as their operands and one flag of the instruction
+/// (`Op::RunLength`) rather than two `Neg`s.
+fn negated_steps(def: &BuiltinDef, args: &[Expr]) -> bool {
+    def.name == "run_length"
+        && args.len() == 4
+        && args[1..3]
+            .iter()
+            .all(|a| matches!(a.kind, ExprKind::Neg(_)))
 }

@@ -230,7 +230,6 @@ impl FnCtx {
         }
         self.emit(Op::Ret, span);
         super::peephole::thread_jumps(&mut self.code);
-        crate::ir::bytecode::fuse(&mut self.code);
         Func {
             name: name.to_string(),
             arity,

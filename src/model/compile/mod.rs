@@ -16,7 +16,9 @@
 //! `aggregate.rs`, `branch.rs` (conditions compiled as jumps),
 //! `native.rs`, `choice.rs` (`choose`, and what the engine
 //! learns about its arms), `types.rs`, `peephole.rs` (clean-ups of the
-//! finished code before its instructions are fused).
+//! finished code before its instructions are fused). The instructions
+//! are fused once every function is compiled ([`fuse_code`]), knowing
+//! the shape of each state variable.
 
 mod aggregate;
 mod binder;
@@ -36,7 +38,7 @@ pub use builtins::{check_reserved, is_reserved};
 pub use context::FnCtx;
 pub use types::{resolve_type, ty_name};
 
-use crate::ir::bytecode::{KindId, Op};
+use crate::ir::bytecode::{KindId, Op, VarId, VarShape};
 use crate::ir::codes::Code;
 use crate::ir::diag::{thousands, Diagnostic, Diagnostics};
 use crate::ir::ruleset::{ChoiceDef, Kind, ParamDef, Ty, VarDef};
@@ -44,6 +46,25 @@ use crate::ir::span::Span;
 use crate::ir::symbols::{Sig, Symbols};
 use crate::lang::ast::{Block, Expr, Stmt};
 use crate::model::limits::MAX_LOCALS;
+
+/// Fuses a finished function's instructions (see [`crate::ir::bytecode::fuse`])
+/// knowing the state variables `vars`: a fused instruction whose fast path
+/// never applies to its variable is left out, for one that does.
+pub fn fuse_code(vars: &[VarDef], code: &mut [Op]) {
+    let shape = |v: VarId| {
+        vars.get(v as usize).map_or(
+            VarShape {
+                dims: usize::MAX,
+                is_set: false,
+            },
+            |vd| VarShape {
+                dims: vd.dims.len(),
+                is_set: matches!(vd.ty, Ty::Set(_)),
+            },
+        )
+    };
+    crate::ir::bytecode::fuse(code, &shape);
+}
 
 /// Marks the element kind of `{}` until it meets a typed set.
 pub const ANY_KIND: KindId = u16::MAX;

@@ -170,10 +170,14 @@ impl Builder {
     }
 }
 
-/// Proves every function's code sound to run (see [`crate::ir::verify`]):
+/// Fuses every function's instructions, then proves its code sound to
+/// run (see [`crate::ir::verify`]):
 /// a function that is not is a mistake of the compiler, reported as an
 /// internal error at the function.
 pub(crate) fn prove_code(rules: &mut Ruleset) -> Result<(), Diagnostic> {
+    for f in &mut rules.funcs {
+        crate::model::compile::fuse_code(&rules.vars, &mut f.code);
+    }
     verify::check_all(rules).map_err(|(fi, pc, why)| {
         let f = &rules.funcs[fi];
         let span = f.spans.get(pc).copied().unwrap_or(f.span);
