@@ -282,7 +282,7 @@ pub enum Op {
     AndJump(u32),
     /// `Dup; JumpIf(t); Pop` (the left side of `or`).
     OrJump(u32),
-    /// `Load(l); LoadVar(v)`, for a variable with one index.
+    /// `Load(l); LoadVar(v)`.
     LoadVarAt(u16, VarId),
     /// `SetNext { .. }; JumpIfNot(t)` (the head of a loop over a set).
     SetNextOrJump {
@@ -340,6 +340,26 @@ pub enum Op {
     /// `Load(l); LoadVar(v); LoadVar(w); SetIn`: whether `v[l]` (one
     /// index) is in the set variable `w`.
     LoadVarAtIn(u16, VarId, VarId),
+    // Fused instructions of stop 26 (the sequences run most often in the
+    // example games, each saving one dispatch or more).
+    /// `Const(k); Bin(op); Require(m); Legal(l)` (a bound required of a
+    /// value, the option legal from there).
+    BinKRequireLegal(BinaryOp, i32, u32, u32),
+    /// `Load(a); Load(b); Bin(op); Require(m)`: two locals compared.
+    LocalsRequire(u16, u16, BinaryOp, u32),
+    /// `Load(l); LoadVar(v); SetIn; Require(m)`: a local required to be
+    /// in a set variable.
+    LoadRequireIn(u16, VarId, u32),
+    /// `Load(a); Load(b); Field(k, f)`: local `a`, then a field of the
+    /// item in local `b`.
+    LoadLoadField(u16, u16, KindId, u16),
+    /// `Load(l); LoadVar(v); Const(k); Bin(op)`: an element of a variable
+    /// compared with a constant.
+    LoadVarAtBinK(u16, VarId, BinaryOp, i32),
+    /// `Load(a); Load(b); LoadVar(v)`.
+    LoadLoadVarAt(u16, u16, VarId),
+    /// `Load(l); Bin(op)`: the top and local `l`.
+    LoadBin(u16, BinaryOp),
 }
 
 /// What fusing needs to know of a state variable: fused instructions
@@ -358,6 +378,9 @@ impl VarShape {
         self.dims == 1 && !self.is_set
     }
 }
+
+// A fused instruction must not make every instruction longer.
+const _: () = assert!(std::mem::size_of::<Op>() == 16);
 
 /// Fuses common instruction sequences (see the fused variants of [`Op`]).
 /// Every instruction keeps its index, so jumps need no change. `var`
@@ -401,7 +424,13 @@ fn fused_len(op: &Op) -> usize {
     match op {
         Op::StepCmpJump { .. } => 8,
         Op::StoreCmpJump(..) => 5,
-        Op::WithLocal(..) | Op::LoadVarAtIn(..) => 4,
+        Op::WithLocal(..)
+        | Op::LoadVarAtIn(..)
+        | Op::BinKRequireLegal(..)
+        | Op::LocalsRequire(..)
+        | Op::LoadRequireIn(..)
+        | Op::LoadVarAtBinK(..) => 4,
+        Op::LoadLoadField(..) | Op::LoadLoadVarAt(..) => 3,
         Op::LoadBinK(..)
         | Op::BinKJumpIfNot(..)
         | Op::AndJump(_)
@@ -421,7 +450,8 @@ fn fused_len(op: &Op) -> usize {
         | Op::Move(..)
         | Op::SetLocal(..)
         | Op::StoreJump(..)
-        | Op::BinRequire(..) => 2,
+        | Op::BinRequire(..)
+        | Op::LoadBin(..) => 2,
         _ => 1,
     }
 }
@@ -467,6 +497,7 @@ fn fusion(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
         }
         (Op::Const(k), Some(Op::Bin(op)), _) if fusable(*op) => Some(Op::BinK(*op, *k)),
         (Op::Bin(op), Some(Op::JumpIfNot(t)), _) if fusable(*op) => Some(Op::BinJumpIfNot(*op, *t)),
+        (Op::Load(l), Some(Op::Bin(op)), _) if fusable(*op) => Some(Op::LoadBin(*l, *op)),
         (Op::Load(a), Some(Op::Load(b)), _) => Some(Op::Load2(*a, *b)),
         (Op::Store(a), Some(Op::Load(b)), _) => Some(Op::StoreLoad(*a, *b)),
         (Op::Load(l), Some(Op::Field(k, f)), _) => Some(Op::LoadField(*l, *k, *f)),
@@ -499,6 +530,24 @@ fn fuse_long(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
             })
         }
         [Op::Require(m), Op::Legal(l), ..] => Some(Op::RequireLegal(*m, *l)),
+        [Op::Const(k), Op::Bin(op), Op::Require(m), Op::Legal(l), ..]
+            if fusable(*op) && i32::try_from(*k).is_ok() =>
+        {
+            Some(Op::BinKRequireLegal(*op, *k as i32, *m, *l))
+        }
+        [Op::Load(a), Op::Load(b), Op::Bin(op), Op::Require(m), ..] if fusable(*op) => {
+            Some(Op::LocalsRequire(*a, *b, *op, *m))
+        }
+        [Op::Load(l), Op::LoadVar(v), Op::SetIn, Op::Require(m), ..] => {
+            Some(Op::LoadRequireIn(*l, *v, *m))
+        }
+        [Op::Load(a), Op::Load(b), Op::Field(k, f), ..] => Some(Op::LoadLoadField(*a, *b, *k, *f)),
+        [Op::Load(l), Op::LoadVar(v), Op::Const(k), Op::Bin(op), ..]
+            if fusable(*op) && i32::try_from(*k).is_ok() && var(*v).one_index_scalar() =>
+        {
+            Some(Op::LoadVarAtBinK(*l, *v, *op, *k as i32))
+        }
+        [Op::Load(a), Op::Load(b), Op::LoadVar(v), ..] => Some(Op::LoadLoadVarAt(*a, *b, *v)),
         [Op::LoadVar(v), Op::SetIn, Op::Require(m), ..] => Some(Op::RequireIn(*v, *m)),
         [Op::Load(l), Op::LoadVar(v), Op::LoadVar(w), Op::SetIn, ..]
             if var(*v).one_index_scalar() && var(*w).is_set =>

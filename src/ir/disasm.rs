@@ -61,6 +61,13 @@ fn unfused(op: &Op) -> Option<Op> {
         Op::SetLocal(_, k) => Op::Const(*k),
         Op::BinRequire(b, _) => Op::Bin(*b),
         Op::RequireIn(v, _) => Op::LoadVar(*v),
+        Op::BinKRequireLegal(_, k, ..) => Op::Const((*k).into()),
+        Op::LocalsRequire(l, ..)
+        | Op::LoadRequireIn(l, ..)
+        | Op::LoadLoadField(l, ..)
+        | Op::LoadVarAtBinK(l, ..)
+        | Op::LoadLoadVarAt(l, ..)
+        | Op::LoadBin(l, _) => Op::Load(*l),
         _ => return None,
     })
 }
@@ -282,6 +289,24 @@ impl Names<'_> {
             Op::LoadVarAtIn(l, v, w) => {
                 format!("LoadVarAtIn l{l} {} {}", self.var(*v), self.var(*w))
             }
+            Op::BinKRequireLegal(b, k, m, l) => {
+                let (m, l) = (self.message(*m), self.message(*l));
+                format!("BinKRequireLegal {b:?} {k} {m} {l}")
+            }
+            Op::LocalsRequire(a, c, b, m) => {
+                format!("LocalsRequire l{a} {b:?} l{c} {}", self.message(*m))
+            }
+            Op::LoadRequireIn(l, v, m) => {
+                format!("LoadRequireIn l{l} {} {}", self.var(*v), self.message(*m))
+            }
+            Op::LoadLoadField(a, b, k, f) => {
+                format!("LoadLoadField l{a} l{b} {}", self.field(*k, *f))
+            }
+            Op::LoadVarAtBinK(l, v, b, k) => {
+                format!("LoadVarAtBinK l{l} {} {b:?} {k}", self.var(*v))
+            }
+            Op::LoadLoadVarAt(a, b, v) => format!("LoadLoadVarAt l{a} l{b} {}", self.var(*v)),
+            Op::LoadBin(l, b) => format!("LoadBin l{l} {b:?}"),
             Op::Neg
             | Op::Not
             | Op::Pop

@@ -323,6 +323,13 @@ pub fn unfused(op: &Op) -> Vec<Op> {
         BinRequire(op, m) => vec![Bin(op), Require(m)],
         RequireIn(v, m) => vec![LoadVar(v), SetIn, Require(m)],
         LoadVarAtIn(l, v, w) => vec![Load(l), LoadVar(v), LoadVar(w), SetIn],
+        BinKRequireLegal(op, k, m, l) => vec![Const(k.into()), Bin(op), Require(m), Legal(l)],
+        LocalsRequire(a, b, op, m) => vec![Load(a), Load(b), Bin(op), Require(m)],
+        LoadRequireIn(l, v, m) => vec![Load(l), LoadVar(v), SetIn, Require(m)],
+        LoadLoadField(a, b, k, f) => vec![Load(a), Load(b), Field(k, f)],
+        LoadVarAtBinK(l, v, op, k) => vec![Load(l), LoadVar(v), Const(k.into()), Bin(op)],
+        LoadLoadVarAt(a, b, v) => vec![Load(a), Load(b), LoadVar(v)],
+        LoadBin(l, op) => vec![Load(l), Bin(op)],
         _ => vec![op.clone()],
     }
 }

@@ -10,10 +10,11 @@
 //! stack as proved. Whatever was done to the state between runs, a frame
 //! that does not fit is an internal error, never an unchecked access.
 
+use super::errors::{call_of_none, runaway, STEP_LIMIT};
 use super::{err, run};
 use crate::engine::error::{ErrorKind, RuntimeError};
 use crate::engine::state::{Frame, State, Status, Value};
-use crate::ir::bytecode::Func;
+use crate::ir::bytecode::{Func, Op};
 use crate::ir::ruleset::Ruleset;
 use crate::ir::span::Span;
 use crate::ir::verify::UNREACHED;
@@ -62,6 +63,53 @@ pub(super) fn unfit(func: &Func) -> RuntimeError {
             func.name
         ),
     )
+}
+
+/// Runs a call instruction (`Call` or `CallDyn`, at `span`) on the
+/// released stack: the callee is found (a procedure reference is taken
+/// from below its arguments), the step limit checked, and the callee's
+/// frame entered.
+#[inline(always)]
+pub(super) fn call_op(
+    rules: &Ruleset,
+    st: &mut State,
+    op: &Op,
+    steps: u64,
+    span: Span,
+) -> Result<(), RuntimeError> {
+    let (f, argc) = match *op {
+        Op::Call(f, argc) => (f as i64, argc as usize),
+        Op::CallDyn(argc) => {
+            let at = st.vm.stack.len() - argc as usize - 1;
+            (st.vm.stack.remove(at).int(), argc as usize)
+        }
+        _ => unreachable!("a call"),
+    };
+    if f < 0 || f as usize >= rules.funcs.len() {
+        return Err(call_of_none(span));
+    }
+    if steps > STEP_LIMIT {
+        return Err(runaway(span));
+    }
+    call(rules, st, f as u32, argc, span)
+}
+
+/// Leaves the running frame (of a function returning a value or not) on
+/// the released stack: its values are dropped, the result (the top)
+/// kept in their place.
+#[inline(always)]
+pub(super) fn ret(st: &mut State, returns: bool, base: usize) {
+    let result = if returns { st.vm.stack.pop() } else { None };
+    st.vm.stack.truncate(base);
+    st.vm.frames.pop();
+    st.vm.stack.extend(result);
+}
+
+/// Ends the game program: no frame left, the game over.
+#[inline(never)]
+pub(super) fn halt(st: &mut State) {
+    st.vm.frames.clear();
+    st.status = Status::Over;
 }
 
 /// Enters function `f` with the `argc` arguments on top of the stack.

@@ -119,3 +119,47 @@ pub(super) fn with_local(stack: &mut [Value], base: usize, a: u16, b: u16, on: b
         Value::I(_) => false,
     }
 }
+
+/// The element of variable `v` with one index (not a set) at the index
+/// in `at`, when it is in range (`LoadVarAt` and the like).
+#[inline(always)]
+pub(super) fn var_at(rules: &Ruleset, st: &State, v: u32, at: &Value) -> Option<i64> {
+    let vd = &rules.vars[v as usize];
+    let ([d], false) = (vd.dims.as_slice(), matches!(vd.ty, Ty::Set(_))) else {
+        return None;
+    };
+    let k = slot(d, at.int(), st.nplayers)?;
+    Some(st.words[vd.offset + k * vd.elem_words])
+}
+
+/// Whether variable `v` holds sets.
+#[inline(always)]
+pub(super) fn is_set(rules: &Ruleset, v: u32) -> bool {
+    matches!(rules.vars[v as usize].ty, Ty::Set(_))
+}
+
+/// The value of variable `v` at offset `off`, as `LoadVar` makes it (a
+/// set made out of line: `LoadVar` keeps the one copy in the loop).
+#[inline(always)]
+pub(super) fn value(rules: &Ruleset, st: &State, v: u32, off: usize) -> Value {
+    if is_set(rules, v) {
+        set_value(rules, st, v, off)
+    } else {
+        Value::I(st.words[off])
+    }
+}
+
+/// The set of set variable `v` at offset `off`.
+#[inline(never)]
+fn set_value(rules: &Ruleset, st: &State, v: u32, off: usize) -> Value {
+    let words = &st.words[off..off + rules.vars[v as usize].elem_words];
+    Value::S(bits::from_fn(words.len(), |i| words[i] as u64))
+}
+
+/// Field `f` of item `e` of kind `k`, when `e` is one (`LoadField` and
+/// the like).
+#[inline(always)]
+pub(super) fn field(rules: &Ruleset, k: u16, f: u16, e: i64) -> Option<i64> {
+    let row = rules.kinds[k as usize].data.get(usize::try_from(e).ok()?)?;
+    Some(row[f as usize].int())
+}

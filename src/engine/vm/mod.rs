@@ -19,11 +19,10 @@ use crate::ir::bytecode::{Func, Op};
 use crate::ir::ruleset::{Ruleset, Ty};
 
 use builtins::builtin;
-use errors::{call_of_none, err, options_fit, runaway, set_options_fit, too_many_options};
+use errors::{err, options_fit, runaway, set_options_fit, too_many_options};
 use errors::{trail_full, unseated};
 pub use frame::{eval, resume, start, Exit};
-use lists::list_op;
-use operators::{binary, int_binary};
+use operators::{as_int, binary, int_binary};
 pub use sets::elements;
 use sets::{add_screened, members, set_next};
 use vars::{slot, var_offset};
@@ -48,10 +47,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
         st.status = Status::Over;
         leave!(Exit::Over);
     };
-    // The running frame is kept in locals; it is written back to the frame
-    // stack only when control leaves it (calls, decisions, failures).
-    // The next instruction is kept as a pointer into the running
-    // function's code (`ip`), its index found from it when needed.
+    // The running frame is kept in locals, written back to the frame stack
+    // only when control leaves it (calls, decisions, failures); the next
+    // instruction as a pointer into the function's code (`ip`).
     let (pc, mut base) = (frame.pc as usize, frame.base as usize);
     let mut func: &Func = &rules.funcs[frame.func as usize];
     if !frame::fits(&mut st.vm.stack, func, pc, base) {
@@ -320,14 +318,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
         );
         match op {
             Op::Const(v) => push!(Value::I(*v)),
-            Op::Load(l) => {
-                let v = local!(*l).clone();
-                push!(v);
-            }
-            Op::Store(l) => {
-                let v = pop!();
-                set_local!(*l, v);
-            }
+            Op::Load(l) => push!(local!(*l).clone()),
+            Op::Store(l) => set_local!(*l, pop!()),
             Op::LoadVar(v) => {
                 let vd = &rules.vars[*v as usize];
                 let off = offset!(*v);
@@ -359,14 +351,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let a = pop!();
                 push!(or_fail!(binary(*op, a, b)));
             }
-            Op::Neg => {
-                let a = pop_i!();
-                push!(Value::I(a.saturating_neg()));
-            }
-            Op::Not => {
-                let a = pop_i!();
-                push!(Value::I((a == 0) as i64));
-            }
+            Op::Neg => push!(Value::I(pop_i!().saturating_neg())),
+            Op::Not => push!(Value::I((pop_i!() == 0) as i64)),
             Op::Jump(t) => goto!(*t),
             Op::JumpIf(t) => {
                 if pop_i!() != 0 {
@@ -379,47 +365,17 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
             }
             Op::Pop => drop(pop!()),
-            Op::Dup => {
-                let v = top!(0).clone();
-                push!(v);
-            }
+            Op::Dup => push!(top!(0).clone()),
             Op::Call(..) | Op::CallDyn(_) => {
-                let (f, argc) = match *op {
-                    Op::Call(f, argc) => (f as i64, argc as usize),
-                    Op::CallDyn(argc) => {
-                        let argc = argc as usize;
-                        // Safety: the procedure and its arguments lie above
-                        // the locals (see above); the procedure is moved
-                        // out and the arguments moved down over it.
-                        let f = unsafe {
-                            let at = sp.sub(argc + 1);
-                            let f = at.read();
-                            std::ptr::copy(at.add(1), at, argc);
-                            sp = sp.sub(1);
-                            f
-                        };
-                        (f.int(), argc)
-                    }
-                    _ => unreachable!("a call"),
-                };
-                if f < 0 || f as usize >= rules.funcs.len() {
-                    fail!(call_of_none(span!()));
-                }
-                check_steps!();
                 save_pc!();
                 release!();
-                frame::call(rules, st, f as u32, argc, span!())?;
+                frame::call_op(rules, st, op, steps, span!())?;
                 reload!();
                 hold!(base);
             }
             Op::Ret => {
-                let result = if func.returns { Some(pop!()) } else { None };
                 release!();
-                st.vm.stack.truncate(frame_base!());
-                st.vm.frames.pop();
-                if let Some(r) = result {
-                    st.vm.stack.push(r);
-                }
+                frame::ret(st, func.returns, base);
                 reload!();
                 if !frame::fits(&mut st.vm.stack, func, pc!(), base) {
                     return Err(frame::unfit(func));
@@ -449,17 +405,14 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::ListRemove(v)
             | Op::ListShuffle(v)
             | Op::ListClear(v) => {
-                let item = if matches!(op, Op::ListIn(_) | Op::ListPush(_) | Op::ListRemove(_)) {
-                    pop_i!()
-                } else {
-                    0
-                };
-                let off = offset!(*v);
-                let cap = rules.vars[*v as usize].elem_words - 1;
-                // A list instruction may go through every item: one step
-                // more per 64 it may hold.
-                steps += (cap / 64) as u64;
-                or_leave!(released!(list_op(op, st, off, cap, item, span!())));
+                steps += rare::list_steps(rules, *v);
+                or_leave!(released!(rare::list_instruction(
+                    rules,
+                    st,
+                    op,
+                    *v,
+                    span!()
+                )))
             }
             Op::Adjacent(_)
             | Op::Toward(_)
@@ -484,13 +437,10 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
                 push!(or_leave!(r));
             }
-            Op::ChooseBegin => {
-                st.vm.options.clear();
-                st.vm.screened.clear();
-            }
             Op::ChooseAddScreened { choice, arm } => {
                 or_fail!(released!(add_screened(rules, st, *choice, *arm)))
             }
+            Op::ChooseBegin => rare::begin_options(st),
             Op::ChooseAdd(arm) => {
                 let v = pop_i!();
                 if st.vm.options.len() >= MAX_OPTIONS {
@@ -558,28 +508,23 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 push!(or_fail!(binary(*op, a, b)));
             }
             Op::Load2(a, b) => {
-                let x = local!(*a).clone();
-                let y = local!(*b).clone();
-                push!(x);
-                push!(y);
+                push!(local!(*a).clone());
+                push!(local!(*b).clone());
                 skip!(1);
             }
             Op::StoreLoad(a, b) => {
-                let v = pop!();
-                set_local!(*a, v);
-                let v = local!(*b).clone();
-                push!(v);
+                set_local!(*a, pop!());
+                push!(local!(*b).clone());
                 skip!(1);
             }
             Op::LoadField(l, k, f) => {
                 let e = local!(*l).int();
-                let kind = &rules.kinds[*k as usize];
-                match kind.data.get(e as usize) {
-                    Some(row) if e >= 0 => {
-                        push!(Value::I(row[*f as usize].int()));
+                match fused::field(rules, *k, *f, e) {
+                    Some(x) => {
+                        push!(Value::I(x));
                         skip!(1);
                     }
-                    _ => push!(Value::I(e)),
+                    None => push!(Value::I(e)),
                 }
             }
             Op::BinKJumpIfNot(op, k, t) => {
@@ -605,18 +550,13 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     skip!(2);
                 }
             }
-            Op::LoadVarAt(l, v) => {
-                let vd = &rules.vars[*v as usize];
-                if let ([d], false) = (vd.dims.as_slice(), matches!(vd.ty, Ty::Set(_))) {
-                    if let Some(k) = slot(d, local!(*l).int(), st.nplayers) {
-                        push!(Value::I(st.words[vd.offset + k * vd.elem_words]));
-                        skip!(1);
-                        continue;
-                    }
+            Op::LoadVarAt(l, v) => match fused::var_at(rules, st, *v, local!(*l)) {
+                Some(x) => {
+                    push!(Value::I(x));
+                    skip!(1);
                 }
-                let v = local!(*l).clone();
-                push!(v);
-            }
+                None => push!(local!(*l).clone()),
+            },
             Op::SetNextOrJump {
                 set,
                 cur,
@@ -646,10 +586,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 if fused::with_local(frame_values!(), 0, *a, *b, *on) {
                     skip!(3);
                 } else {
-                    let x = local!(*a).clone();
-                    let y = local!(*b).clone();
-                    push!(x);
-                    push!(y);
+                    push!(local!(*a).clone());
+                    push!(local!(*b).clone());
                     skip!(1);
                 }
             }
@@ -670,8 +608,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         }
                     }
                 }
-                let v = top!(0).clone();
-                push!(v);
+                push!(top!(0).clone());
             }
             Op::StepCmpJump {
                 var,
@@ -699,8 +636,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     skip!(4);
                     continue;
                 }
-                let v = local!(*var).clone();
-                push!(v);
+                push!(local!(*var).clone());
             }
             Op::RequireLegal(m, l) => {
                 if pop_i!() == 0 {
@@ -712,15 +648,12 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
             }
             Op::Store2(a, b) => {
-                let v = pop!();
-                set_local!(*a, v);
-                let v = pop!();
-                set_local!(*b, v);
+                set_local!(*a, pop!());
+                set_local!(*b, pop!());
                 skip!(1);
             }
             Op::Move(a, b) => {
-                let v = local!(*a).clone();
-                set_local!(*b, v);
+                set_local!(*b, local!(*a).clone());
                 skip!(1);
             }
             Op::SetLocal(a, k) => {
@@ -728,8 +661,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 skip!(1);
             }
             Op::StoreJump(a, t) => {
-                let v = pop!();
-                set_local!(*a, v);
+                set_local!(*a, pop!());
                 skip!(1);
                 goto!(*t);
             }
@@ -749,7 +681,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let a = pop!();
                 push!(or_fail!(binary(*op, a, b)));
             }
-            Op::RequireIn(v, m) => {
+            Op::RequireIn(v, m) | Op::LoadRequireIn(_, v, m) => {
+                if let Op::LoadRequireIn(l, ..) = op {
+                    push!(local!(*l).clone());
+                    skip!(1); // An error in the indices is placed at `LoadVar`.
+                }
                 let off = offset!(*v);
                 let e = pop_i!();
                 skip!(2);
@@ -758,14 +694,72 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
             }
             Op::LoadVarAtIn(l, v, w) => {
-                // An error is in `w`'s indices: its `LoadVar` is two on.
-                let at = func.spans[pc!() + 1];
                 let base = frame_base!();
-                let r = released!(fused::var_at_in(rules, st, base, *l, *v, *w));
-                match r {
+                match released!(fused::var_at_in(rules, st, base, *l, *v, *w)) {
                     Ok(true) => skip!(3),
                     Ok(false) => {}
-                    Err(e) => fail!(e.at(at)),
+                    // An error is in `w`'s indices: its `LoadVar` is two on.
+                    Err(e) => fail!(e.at(func.spans[pc!() + 1])),
+                }
+            }
+            Op::BinKRequireLegal(op, k, m, l) => {
+                if let Some(r) = as_int(top!(0)).and_then(|a| int_binary(*op, a, *k as i64)) {
+                    drop(pop!());
+                    skip!(2);
+                    if r == 0 {
+                        stop!(Exit::Failed(*m));
+                    }
+                    skip!(1);
+                    if st.recording && st.cut_at_legal {
+                        stop!(Exit::Legal(*l));
+                    }
+                    continue;
+                }
+                push!(Value::I(*k as i64));
+            }
+            Op::LocalsRequire(a, b, op, m) => {
+                let (x, y) = (as_int(local!(*a)), as_int(local!(*b)));
+                if let Some(r) = x.zip(y).and_then(|(x, y)| int_binary(*op, x, y)) {
+                    skip!(3);
+                    if r == 0 {
+                        stop!(Exit::Failed(*m));
+                    }
+                    continue;
+                }
+                push!(local!(*a).clone());
+            }
+            Op::LoadLoadField(a, b, k, f) => {
+                push!(local!(*a).clone());
+                if let Some(x) = fused::field(rules, *k, *f, local!(*b).int()) {
+                    push!(Value::I(x));
+                    skip!(2);
+                }
+            }
+            Op::LoadVarAtBinK(l, v, op, k) => {
+                let x = fused::var_at(rules, st, *v, local!(*l));
+                match x.and_then(|x| int_binary(*op, x, *k as i64)) {
+                    Some(r) => {
+                        push!(Value::I(r));
+                        skip!(3);
+                    }
+                    None => push!(local!(*l).clone()),
+                }
+            }
+            Op::LoadLoadVarAt(a, b, v) => {
+                push!(local!(*a).clone());
+                push!(local!(*b).clone());
+                skip!(2); // An error in the indices is placed at `LoadVar`.
+                let off = offset!(*v);
+                push!(fused::value(rules, st, *v, off));
+            }
+            Op::LoadBin(l, op) => {
+                let (x, y) = (as_int(top!(0)), as_int(local!(*l)));
+                match x.zip(y).and_then(|(x, y)| int_binary(*op, x, y)) {
+                    Some(r) => {
+                        *top_mut!() = Value::I(r);
+                        skip!(1);
+                    }
+                    None => push!(local!(*l).clone()),
                 }
             }
             Op::AddVar(v) | Op::StoreVar(v) if matches!(top!(0), Value::I(_)) => {
@@ -790,9 +784,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 or_fail!(released!(rare::instruction(rules, st, op)))
             }
             Op::Halt => {
-                st.vm.frames.clear();
-                st.status = Status::Over;
                 release!();
+                frame::halt(st);
                 leave!(Exit::Over);
             }
         }

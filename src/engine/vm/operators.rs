@@ -14,6 +14,15 @@ pub(super) fn int_binary(op: BinaryOp, x: i64, y: i64) -> Option<i64> {
     op.on_ints(x, y)
 }
 
+/// The integer in a value (`None` for a set).
+#[inline(always)]
+pub(super) fn as_int(v: &Value) -> Option<i64> {
+    match v {
+        Value::I(x) => Some(*x),
+        Value::S(_) => None,
+    }
+}
+
 /// A binary operation on any two values (sets, or integers that may
 /// fail: division and remainder by zero); an error is placed by the
 /// caller. A set result is made in the left operand's words.

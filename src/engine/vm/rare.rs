@@ -3,6 +3,7 @@
 //! small (its frequent instructions keep their values in registers).
 
 use super::builtins::missing;
+use super::lists::list_op;
 use super::sets::row;
 use super::vars::var_offset;
 use super::{err, options_fit, set_options_fit, trail_full};
@@ -12,6 +13,40 @@ use crate::ir::bits;
 use crate::ir::bytecode::Op;
 use crate::ir::ruleset::{Data, Kind, Ruleset, PLAYER};
 use crate::ir::span::Span;
+
+/// `ChooseBegin`: no options collected yet.
+#[inline(always)]
+pub(super) fn begin_options(st: &mut State) {
+    st.vm.options.clear();
+    st.vm.screened.clear();
+}
+
+/// The steps a list instruction on variable `v` counts beside its own:
+/// it may go through every item, one step more per 64 it may hold.
+#[inline(always)]
+pub(super) fn list_steps(rules: &Ruleset, v: u32) -> u64 {
+    ((rules.vars[v as usize].elem_words - 1) / 64) as u64
+}
+
+/// Runs a list instruction on variable `v` (at `span`): its item, for
+/// those that take one, and the list's indices are popped.
+#[inline(never)]
+pub(super) fn list_instruction(
+    rules: &Ruleset,
+    st: &mut State,
+    op: &Op,
+    v: u32,
+    span: Span,
+) -> Result<(), RuntimeError> {
+    let item = if matches!(op, Op::ListIn(_) | Op::ListPush(_) | Op::ListRemove(_)) {
+        st.vm.stack.pop().map_or(0, |x| x.int())
+    } else {
+        0
+    };
+    let off = var_offset(rules, st, v).map_err(|e| e.at(span))?;
+    let cap = rules.vars[v as usize].elem_words - 1;
+    list_op(op, st, off, cap, item, span)
+}
 
 /// Runs one of the instructions kept out of the loop; an error is placed
 /// by the caller at the instruction.
