@@ -271,7 +271,7 @@ impl Spare {
         mut options: Vec<(u16, i64)>,
         mut screening: Screening,
     ) {
-        stack.clear();
+        clear_values(&mut stack);
         frames.clear();
         options.clear();
         screening.clear();
@@ -317,12 +317,82 @@ fn copy_values(from: &[Value], to: &mut Vec<Value>) {
     // data. Nothing here depends on the rules being run.
     unsafe {
         std::ptr::copy_nonoverlapping(from.as_ptr(), dst, from.len());
-        for (k, v) in from.iter().enumerate() {
-            if let Value::S(bits) = v {
-                std::ptr::write(dst.add(k), Value::S(bits.clone()));
+        for_each_set(from, |k, bits| {
+            std::ptr::write(dst.add(k), Value::S(bits.clone()));
+        });
+        to.set_len(from.len());
+    }
+}
+
+/// Calls `f` on each set among `values`, with its index. A stack holds
+/// mostly integers: its values are tested eight at a time, in one pass
+/// with no branch per value, and only a piece of eight holding a set
+/// value by value (testing each value on its own cost a compare and a
+/// branch per value when a stack was copied or dropped); the last few
+/// are tested one by one.
+#[inline(always)]
+fn for_each_set(values: &[Value], mut f: impl FnMut(usize, &Bits)) {
+    let mut eights = values.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut eights {
+        if holds_set(chunk) {
+            for (k, v) in chunk.iter().enumerate() {
+                if let Value::S(bits) = v {
+                    f(at + k, bits);
+                }
             }
         }
-        to.set_len(from.len());
+        at += 8;
+    }
+    for (k, v) in eights.remainder().iter().enumerate() {
+        if let Value::S(bits) = v {
+            f(at + k, bits);
+        }
+    }
+}
+
+/// Whether `values` holds a set (one pass, no branch per value).
+#[inline(always)]
+fn holds_set(values: &[Value]) -> bool {
+    values
+        .iter()
+        .fold(false, |any, v| any | matches!(v, Value::S(_)))
+}
+
+/// Empties `values`, dropping the sets among them (the integers own
+/// nothing and are forgotten at once), tested eight at a time as
+/// [`for_each_set`] does.
+#[inline]
+fn clear_values(values: &mut Vec<Value>) {
+    let n = values.len();
+    // Safety: the vector forgets its values first (so that a panic
+    // leaks rather than drops twice); each set among them is then dropped
+    // once, through the slice, and never read again; integers need no
+    // drop.
+    unsafe {
+        values.set_len(0);
+        let all = std::slice::from_raw_parts_mut(values.as_mut_ptr(), n);
+        let mut eights = all.chunks_exact_mut(8);
+        for chunk in &mut eights {
+            if holds_set(chunk) {
+                drop_sets(chunk);
+            }
+        }
+        drop_sets(eights.into_remainder());
+    }
+}
+
+/// Drops the sets among `values`, which are forgotten by their owner.
+///
+/// # Safety
+/// The values are not used again (the sets are left dropped).
+#[inline(always)]
+unsafe fn drop_sets(values: &mut [Value]) {
+    for v in values {
+        if matches!(v, Value::S(_)) {
+            // Safety: dropped once; never used again (see above).
+            unsafe { std::ptr::drop_in_place(v) };
+        }
     }
 }
 
@@ -446,6 +516,33 @@ mod tests {
             let v = Value::S(bits.clone());
             assert_eq!(v.clone().bits(), &bits[..]);
             assert_eq!(v.clone(), v);
+        }
+    }
+
+    #[test]
+    fn a_stack_is_copied_and_emptied_exactly_whatever_its_length() {
+        for n in [0, 1, 7, 8, 9, 16, 23, 24, 44] {
+            for every in [0, 1, 3, 8, 9] {
+                let from: Vec<Value> = (0..n)
+                    .map(|k| {
+                        if every > 0 && k % every == 0 {
+                            Value::S((0..3u64).map(|w| w + k as u64).collect())
+                        } else {
+                            Value::I(k as i64)
+                        }
+                    })
+                    .collect();
+                let mut to = Vec::new();
+                copy_values(&from, &mut to);
+                assert_eq!(to, from);
+                let mut again = from.clone();
+                clear_values(&mut to);
+                assert!(to.is_empty());
+                // The original's sets are still whole once the copy's went.
+                assert_eq!(again, from);
+                clear_values(&mut again);
+                assert!(again.is_empty());
+            }
         }
     }
 }
