@@ -300,8 +300,9 @@ impl Spare {
 }
 
 /// Sets `to` (empty) to a copy of `from`: the values are copied as they
-/// lie, in one block, then each set among them is given its own copy of
-/// its words (a stack holds mostly integers: cloning value by value
+/// lie, in one block, then each set among them is cloned over its copy
+/// (one more holder of its block counted: see `ir::pool`), as cloning it
+/// alone would (a stack holds mostly integers: cloning value by value
 /// tested every one of them twice and wrote it field by field).
 #[inline]
 fn copy_values(from: &[Value], to: &mut Vec<Value>) {
@@ -310,8 +311,8 @@ fn copy_values(from: &[Value], to: &mut Vec<Value>) {
     let dst = to.as_mut_ptr();
     // Safety: `to` has room for `from.len()` values and is apart from
     // `from`. Until `set_len`, the copies are not `to`'s: a set copied as
-    // it lies shares its block with the original, and is overwritten
-    // (without being dropped) by a copy of its own before `to` owns it.
+    // it lies holds its block uncounted, and is overwritten (without
+    // being dropped) by a clone, counted, before `to` owns it.
     // If a copy panics, `to` stays empty and owns none of them (the sets
     // already copied leak; nothing is freed twice). Integers are plain
     // data. Nothing here depends on the rules being run.
