@@ -855,3 +855,47 @@ fn the_look_ahead_stops_at_its_budget_and_the_dead_end_shows_later() {
         assert_eq!(e.kind(), Some(ErrorKind::DeadEnd), "{e}");
     }
 }
+
+/// The next pick of a fixed sequence, among `n` options.
+fn next_pick(k: &mut u64, n: usize) -> usize {
+    *k = k
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (*k >> 33) as usize % n
+}
+
+/// Plays `g` to its end by the fixed sequence of picks from `k`.
+fn play_out(g: &mut Game, mut k: u64) -> u64 {
+    while !g.is_over() {
+        let n = g.legal().unwrap().len();
+        g.apply(next_pick(&mut k, n)).unwrap();
+    }
+    g.state().hash()
+}
+
+#[test]
+fn a_forked_game_and_its_original_play_on_apart_though_they_share_sets() {
+    // A fork shares its sets' blocks with the game it was forked from
+    // until one of them writes: the two, played on turn about, must each
+    // end as it would alone.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/tigris-euphrates");
+    let rules = Arc::new(tabula::model::load(&dir, &[]).expect("T&E loads"));
+    let mut g = Game::new(rules, 2, 3).unwrap();
+    for i in 0..40 {
+        let n = g.legal().unwrap().len();
+        g.apply(i % n).unwrap();
+    }
+    let alone = [play_out(&mut g.fork(), 7), play_out(&mut g.fork(), 8)];
+    assert_ne!(alone[0], alone[1], "two sequences of picks that end apart");
+    let mut games = [g.fork(), g];
+    let mut picks = [7, 8];
+    while games.iter().any(|g| !g.is_over()) {
+        for (g, k) in games.iter_mut().zip(&mut picks) {
+            if !g.is_over() {
+                let n = g.legal().unwrap().len();
+                g.apply(next_pick(k, n)).unwrap();
+            }
+        }
+    }
+    assert_eq!(games.map(|g| g.state().hash()), alone);
+}

@@ -87,6 +87,11 @@ fn state_too_large(rules: &Ruleset) -> RuntimeError {
 
 /// A game being played. Cloning copies the whole position and its
 /// history; [`Game::fork`] copies the position alone (search bots).
+///
+/// A game stays in the thread that made it (it is not `Send`): its sets
+/// share their words with their copies, counted without atomics for
+/// speed. To carry a game to another thread, send its
+/// [`GameLog`](crate::engine::GameLog) and replay it there.
 #[derive(Clone)]
 pub struct Game {
     rules: Arc<Ruleset>,
