@@ -14,7 +14,7 @@ const TALLY_AFTER: u32 = 3;
 
 /// The groups (connected cells) of the last set of cells asked about,
 /// tallied around every cell once the set has been asked about
-/// [`TALLY_AFTER`] times. A new set (or grid, or marked set) forgets the
+/// `TALLY_AFTER` (three) times. A new set (or grid, or marked set) forgets the
 /// tally. Only ever asked about one ruleset's grid kinds (a state's),
 /// whose neighbours do not change.
 #[derive(Debug, Default)]
