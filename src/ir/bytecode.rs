@@ -362,6 +362,27 @@ pub enum Op {
     LoadBin(u16, BinaryOp),
 }
 
+impl Op {
+    /// Where this instruction may jump, besides on to the next one (a
+    /// plain or fused jump), the one table of jumps.
+    pub fn jump_target(&self) -> Option<u32> {
+        match *self {
+            Op::Jump(t)
+            | Op::JumpIf(t)
+            | Op::JumpIfNot(t)
+            | Op::BinJumpIfNot(_, t)
+            | Op::BinKJumpIfNot(_, _, t)
+            | Op::AndJump(t)
+            | Op::OrJump(t)
+            | Op::SetNextOrJump { done: t, .. }
+            | Op::StoreCmpJump(.., t)
+            | Op::StoreJump(_, t)
+            | Op::StepCmpJump { exit: t, .. } => Some(t),
+            _ => None,
+        }
+    }
+}
+
 /// What fusing needs to know of a state variable: fused instructions
 /// whose fast path never applies to it are left out.
 #[derive(Debug, Clone, Copy)]

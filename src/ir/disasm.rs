@@ -102,22 +102,7 @@ fn header(rules: &Ruleset, func: &Func) -> String {
 
 /// Every index a jump of `code` may land on.
 fn jump_targets(code: &[Op]) -> BTreeSet<u32> {
-    code.iter()
-        .filter_map(|op| match op {
-            Op::Jump(t)
-            | Op::JumpIf(t)
-            | Op::JumpIfNot(t)
-            | Op::BinJumpIfNot(_, t)
-            | Op::BinKJumpIfNot(_, _, t)
-            | Op::AndJump(t)
-            | Op::OrJump(t)
-            | Op::SetNextOrJump { done: t, .. }
-            | Op::StoreCmpJump(.., t)
-            | Op::StoreJump(_, t)
-            | Op::StepCmpJump { exit: t, .. } => Some(*t),
-            _ => None,
-        })
-        .collect()
+    code.iter().filter_map(Op::jump_target).collect()
 }
 
 /// Names resolved through a ruleset (an index out of range shows as `?n`).

@@ -104,24 +104,6 @@ fn quiet_funcs(funcs: &[Func]) -> Vec<bool> {
     }
 }
 
-/// Where a jump instruction (plain or fused) may go, besides on.
-fn jump_target(op: &Op) -> Option<u32> {
-    match *op {
-        Op::Jump(t)
-        | Op::JumpIf(t)
-        | Op::JumpIfNot(t)
-        | Op::BinJumpIfNot(_, t)
-        | Op::BinKJumpIfNot(_, _, t)
-        | Op::AndJump(t)
-        | Op::OrJump(t)
-        | Op::SetNextOrJump { done: t, .. }
-        | Op::StoreCmpJump(.., t)
-        | Op::StoreJump(_, t)
-        | Op::StepCmpJump { exit: t, .. } => Some(t),
-        _ => None,
-    }
-}
-
 /// Whether every way on from instruction `start` of `f` (the frame at
 /// the bottom) reaches the end of the game or a choice surely offering
 /// an option, and nothing that may refuse on the way. Every instruction
@@ -157,7 +139,7 @@ fn clean_from(f: &Func, start: usize, quiet: &[bool]) -> bool {
             _ => {}
         }
         todo.push(i + 1);
-        if let Some(t) = jump_target(op) {
+        if let Some(t) = op.jump_target() {
             todo.push(t as usize);
         }
     }
@@ -196,7 +178,7 @@ fn offers_an_option(code: &[Op], wait: usize) -> bool {
     // skips to there.
     let inside = |t: usize| t > first && t <= wait;
     !code.iter().enumerate().any(|(i, op)| {
-        jump_target(op).is_some_and(|t| inside(t as usize))
+        op.jump_target().is_some_and(|t| inside(t as usize))
             || (i < first && inside(i + unfused(op).len()))
     })
 }
