@@ -68,7 +68,11 @@ impl<'s> Attempt<'s> {
             return;
         };
         let st = &mut *self.st;
-        st.trail.truncate(s.trail);
+        // Inside another try, the words written stay on the trail: that
+        // try's undo puts them back too.
+        if !s.recording {
+            st.trail.truncate(s.trail);
+        }
         st.recording = s.recording;
         st.cut_at_legal = s.cut_at_legal;
         st.spare.give_vm(s.vm);
@@ -176,5 +180,55 @@ impl DerefMut for Attempt<'_> {
     #[inline]
     fn deref_mut(&mut self) -> &mut State {
         self.st
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand_core::SeedableRng;
+
+    use super::*;
+    use crate::engine::state::Spare;
+
+    /// A state of `n` words, all 0, with no program.
+    fn bare_state(n: usize) -> State {
+        State {
+            words: vec![0; n],
+            rng: Pcg64::seed_from_u64(0),
+            nplayers: 2,
+            vm: Vm::default(),
+            status: Status::Running,
+            trail: Vec::new(),
+            recording: false,
+            cut_at_legal: true,
+            spare: Spare::default(),
+            steps_run: 0,
+            groups: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_try_kept_inside_another_is_undone_with_it() {
+        let mut st = bare_state(3);
+        {
+            let mut outer = Attempt::begin(&mut st, true);
+            assert!(outer.touch(0, 1));
+            outer.words[0] = 5;
+            let mut inner = Attempt::begin(&mut outer, true);
+            assert!(inner.touch(1, 2));
+            inner.words[1] = 7;
+            inner.keep();
+            assert_eq!(outer.words, [5, 7, 0]);
+            assert!(outer.recording);
+        }
+        assert_eq!(st.words, [0, 0, 0]);
+        assert!(st.trail.is_empty() && !st.recording);
+        // A try kept outside any other leaves its words and no trail.
+        let mut alone = Attempt::begin(&mut st, true);
+        assert!(alone.touch(2, 3));
+        alone.words[2] = 9;
+        alone.keep();
+        assert_eq!(st.words, [0, 0, 9]);
+        assert!(st.trail.is_empty() && !st.recording);
     }
 }
