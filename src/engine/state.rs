@@ -410,6 +410,11 @@ impl State {
                 }
             }
         }
+        State::of_words(words, nplayers, seed)
+    }
+
+    /// A state holding these words, with no program running yet.
+    pub(crate) fn of_words(words: Vec<i64>, nplayers: usize, seed: u64) -> State {
         State {
             words,
             rng: Pcg64::seed_from_u64(seed),

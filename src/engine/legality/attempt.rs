@@ -185,31 +185,11 @@ impl DerefMut for Attempt<'_> {
 
 #[cfg(test)]
 mod tests {
-    use rand_core::SeedableRng;
-
     use super::*;
-    use crate::engine::state::Spare;
-
-    /// A state of `n` words, all 0, with no program.
-    fn bare_state(n: usize) -> State {
-        State {
-            words: vec![0; n],
-            rng: Pcg64::seed_from_u64(0),
-            nplayers: 2,
-            vm: Vm::default(),
-            status: Status::Running,
-            trail: Vec::new(),
-            recording: false,
-            cut_at_legal: true,
-            spare: Spare::default(),
-            steps_run: 0,
-            groups: Default::default(),
-        }
-    }
 
     #[test]
     fn a_try_kept_inside_another_is_undone_with_it() {
-        let mut st = bare_state(3);
+        let mut st = State::of_words(vec![0; 3], 2, 0);
         {
             let mut outer = Attempt::begin(&mut st, true);
             assert!(outer.touch(0, 1));

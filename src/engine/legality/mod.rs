@@ -453,12 +453,11 @@ pub(crate) fn apply(
 /// reach are still reported if met.
 fn run_sure(rules: &Ruleset, st: &mut State, d: &Decision, m: u32) -> Result<(), RuntimeError> {
     vm::resume(st, d.arm, d.value);
-    let broken = match vm::run(rules, st)? {
-        Exit::Failed(f) => rules.messages[f as usize].0.clone(),
-        Exit::Decide if st.vm.options.is_empty() => "it leads to a choice with no option".into(),
-        _ => return Ok(()),
-    };
-    Err(broken_legal(rules, d, m, broken))
+    let exit = vm::run(rules, st)?;
+    match refusal(rules, &exit, st) {
+        Some(broken) => Err(broken_legal(rules, d, m, broken)),
+        None => Ok(()),
+    }
 }
 
 /// Applies a decision whose check ran to the next decision: the same
@@ -488,17 +487,26 @@ fn run_again(rules: &Ruleset, st: &mut State, d: &Decision) -> Result<(), Runtim
 fn rerun(rules: &Ruleset, st: &mut State, d: &Decision, m: u32) -> Result<(), RuntimeError> {
     let mut attempt = Attempt::begin(st, false);
     vm::resume(&mut attempt, d.arm, d.value);
-    let broken = match vm::run(rules, &mut attempt)? {
-        Exit::Failed(f) => rules.messages[f as usize].0.clone(),
-        Exit::Decide if attempt.vm.options.is_empty() => {
-            "it leads to a choice with no option".into()
-        }
-        _ => {
+    let exit = vm::run(rules, &mut attempt)?;
+    match refusal(rules, &exit, &attempt) {
+        Some(broken) => Err(broken_legal(rules, d, m, broken)),
+        None => {
             attempt.keep();
-            return Ok(());
+            Ok(())
         }
-    };
-    Err(broken_legal(rules, d, m, broken))
+    }
+}
+
+/// Why a run of an option declared legal, ended by `exit` on `st`,
+/// refuses it after all: a failure, or a choice with no option.
+fn refusal(rules: &Ruleset, exit: &Exit, st: &State) -> Option<String> {
+    match exit {
+        Exit::Failed(f) => Some(rules.messages[*f as usize].0.clone()),
+        Exit::Decide if st.vm.options.is_empty() => {
+            Some("it leads to a choice with no option".into())
+        }
+        _ => None,
+    }
 }
 
 /// The error of an option `legal;` (of message `m`) declared legal whose
