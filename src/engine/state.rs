@@ -205,12 +205,13 @@ pub struct State {
 
 /// Buffers of earlier tries, reused so that trying an option allocates
 /// nothing. A copy of a state starts with none.
+///
+/// Whole programs are kept, each with its four buffers, so that setting
+/// a program aside or giving one back takes one buffer of the spares and
+/// not four (one test for an empty list and one move each).
 #[derive(Debug, Default)]
 pub struct Spare {
-    stacks: Vec<Vec<Value>>,
-    frames: Vec<Vec<Frame>>,
-    options: Vec<Vec<(u16, i64)>>,
-    screens: Vec<Screening>,
+    vms: Vec<Vm>,
     words: Vec<Vec<(u32, i64)>>,
 }
 
@@ -221,32 +222,17 @@ impl Clone for Spare {
 }
 
 impl Spare {
-    /// A buffer holding a copy of `from`.
+    /// A program made of spare buffers holding a copy of `vm`'s stack and
+    /// frames, and `vm`'s options and screening, moved (not copied): `vm`
+    /// is left with empty ones from the same spare program.
     #[inline]
-    pub fn stack(&mut self, from: &[Value]) -> Vec<Value> {
-        let mut v = self.stacks.pop().unwrap_or_default();
-        copy_values(from, &mut v);
-        v
-    }
-
-    /// A buffer holding a copy of `from`.
-    #[inline]
-    pub fn frames(&mut self, from: &[Frame]) -> Vec<Frame> {
-        let mut v = self.frames.pop().unwrap_or_default();
-        v.extend_from_slice(from);
-        v
-    }
-
-    /// An empty option list.
-    #[inline]
-    pub fn options(&mut self) -> Vec<(u16, i64)> {
-        self.options.pop().unwrap_or_default()
-    }
-
-    /// An empty screening.
-    #[inline]
-    pub fn screening(&mut self) -> Screening {
-        self.screens.pop().unwrap_or_default()
+    pub fn set_aside(&mut self, vm: &mut Vm) -> Vm {
+        let mut saved = self.vms.pop().unwrap_or_default();
+        copy_values(&vm.stack, &mut saved.stack);
+        saved.frames.extend_from_slice(&vm.frames);
+        std::mem::swap(&mut saved.options, &mut vm.options);
+        std::mem::swap(&mut saved.screened, &mut vm.screened);
+        saved
     }
 
     /// An empty list of written words.
@@ -262,40 +248,20 @@ impl Spare {
         self.words.push(words);
     }
 
-    /// Takes buffers back for later use (emptied).
-    #[inline]
-    pub fn give(
-        &mut self,
-        mut stack: Vec<Value>,
-        mut frames: Vec<Frame>,
-        mut options: Vec<(u16, i64)>,
-        mut screening: Screening,
-    ) {
-        clear_values(&mut stack);
-        frames.clear();
-        options.clear();
-        screening.clear();
-        self.stacks.push(stack);
-        self.frames.push(frames);
-        self.options.push(options);
-        self.screens.push(screening);
-    }
-
     /// An empty program made of spare buffers.
     #[inline]
     pub fn vm(&mut self) -> Vm {
-        Vm {
-            stack: self.stack(&[]),
-            frames: self.frames(&[]),
-            options: self.options(),
-            screened: self.screening(),
-        }
+        self.vms.pop().unwrap_or_default()
     }
 
-    /// Takes a program's buffers back for later use.
+    /// Takes a program's buffers back for later use (emptied).
     #[inline]
-    pub fn give_vm(&mut self, vm: Vm) {
-        self.give(vm.stack, vm.frames, vm.options, vm.screened);
+    pub fn give_vm(&mut self, mut vm: Vm) {
+        clear_values(&mut vm.stack);
+        vm.frames.clear();
+        vm.options.clear();
+        vm.screened.clear();
+        self.vms.push(vm);
     }
 }
 

@@ -40,15 +40,8 @@ impl<'s> Attempt<'s> {
     pub(crate) fn begin(st: &'s mut State, cut: bool) -> Attempt<'s> {
         // The options of the pending choice are not needed while one of
         // them is tried: they are moved aside, not copied.
-        let options = st.spare.options();
-        let screened = st.spare.screening();
         let saved = Saved {
-            vm: Vm {
-                stack: st.spare.stack(&st.vm.stack),
-                frames: st.spare.frames(&st.vm.frames),
-                options: mem::replace(&mut st.vm.options, options),
-                screened: mem::replace(&mut st.vm.screened, screened),
-            },
+            vm: st.spare.set_aside(&mut st.vm),
             rng: st.rng.clone(),
             status: st.status.clone(),
             trail: st.trail.len(),
