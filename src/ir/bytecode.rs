@@ -360,6 +360,28 @@ pub enum Op {
     LoadLoadVarAt(u16, u16, VarId),
     /// `Load(l); Bin(op)`: the top and local `l`.
     LoadBin(u16, BinaryOp),
+    // Fused instructions of stop 27 (from a census of the pairs and
+    // triples run most, Tzolk'in's and Mexica's first).
+    /// `Load(l); Bin(op); Nth(k)`: the item of a kind at an index
+    /// reckoned from the top and local `l`.
+    LoadBinNth(u16, BinaryOp, KindId),
+    /// `Store(a); Load(b); LoadVar(v)`: a store, then the element of a
+    /// one-index variable at local `b`.
+    StoreLoadVarAt(u16, u16, VarId),
+    /// `Load(a); Load(b); FieldIndex(k, f)`: `a.f[b]` of two locals.
+    LoadsFieldIndex(u16, u16, KindId, u16),
+    /// `Load(l); LoadVar(v); SetIn`: whether an item is in a set variable,
+    /// local `l` the item or the variable's index.
+    LoadVarSetIn(u16, VarId),
+    /// `Const(k); Store(a); Store(b)`: a constant into local `a`, the top
+    /// into local `b`.
+    SetLocalStore(u16, u16, i32),
+    /// `Load(l); LoadVar(v); SetIn; JumpIf(t)` (`true`) or `JumpIfNot(t)`
+    /// (`false`): a jump on whether an item is in a set variable.
+    InJump(u16, VarId, u32, bool),
+    /// `Load(a); Field(k, f); Load(l); Bin(op); Nth(n)`: the item of kind
+    /// `n` at an index reckoned from a field of an item and local `l`.
+    LoadFieldBinNth(u16, KindId, u16, u16, BinaryOp, KindId),
 }
 
 impl Op {
@@ -377,7 +399,8 @@ impl Op {
             | Op::SetNextOrJump { done: t, .. }
             | Op::StoreCmpJump(.., t)
             | Op::StoreJump(_, t)
-            | Op::StepCmpJump { exit: t, .. } => Some(t),
+            | Op::StepCmpJump { exit: t, .. }
+            | Op::InJump(_, _, t, _) => Some(t),
             _ => None,
         }
     }
@@ -444,6 +467,8 @@ pub fn fuse(code: &mut [Op], var: &dyn Fn(VarId) -> VarShape) {
 fn fused_len(op: &Op) -> usize {
     match op {
         Op::StepCmpJump { .. } => 8,
+        Op::LoadFieldBinNth(..) => 5,
+        Op::InJump(..) => 4,
         Op::StoreCmpJump(..) => 5,
         Op::WithLocal(..)
         | Op::LoadVarAtIn(..)
@@ -452,6 +477,11 @@ fn fused_len(op: &Op) -> usize {
         | Op::LoadRequireIn(..)
         | Op::LoadVarAtBinK(..) => 4,
         Op::LoadLoadField(..) | Op::LoadLoadVarAt(..) => 3,
+        Op::LoadBinNth(..)
+        | Op::StoreLoadVarAt(..)
+        | Op::LoadsFieldIndex(..)
+        | Op::LoadVarSetIn(..)
+        | Op::SetLocalStore(..) => 3,
         Op::LoadBinK(..)
         | Op::BinKJumpIfNot(..)
         | Op::AndJump(_)
@@ -559,6 +589,16 @@ fn fuse_long(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
         [Op::Load(a), Op::Load(b), Op::Bin(op), Op::Require(m), ..] if fusable(*op) => {
             Some(Op::LocalsRequire(*a, *b, *op, *m))
         }
+        [Op::Load(a), Op::Field(k, f), Op::Load(l), Op::Bin(op), Op::Nth(n), ..]
+            if fusable(*op) =>
+        {
+            Some(Op::LoadFieldBinNth(*a, *k, *f, *l, *op, *n))
+        }
+        [Op::Load(l), Op::LoadVar(v), Op::SetIn, Op::JumpIf(t) | Op::JumpIfNot(t), ..]
+            if var(*v).is_set =>
+        {
+            Some(Op::InJump(*l, *v, *t, matches!(code[3], Op::JumpIf(_))))
+        }
         [Op::Load(l), Op::LoadVar(v), Op::SetIn, Op::Require(m), ..] => {
             Some(Op::LoadRequireIn(*l, *v, *m))
         }
@@ -576,6 +616,21 @@ fn fuse_long(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
             Some(Op::LoadVarAtIn(*l, *v, *w))
         }
         [Op::Bin(op), Op::Require(m), ..] if fusable(*op) => Some(Op::BinRequire(*op, *m)),
+        [Op::Load(l), Op::Bin(op), Op::Nth(k), ..] if fusable(*op) => {
+            Some(Op::LoadBinNth(*l, *op, *k))
+        }
+        [Op::Store(a), Op::Load(b), Op::LoadVar(v), ..] if var(*v).one_index_scalar() => {
+            Some(Op::StoreLoadVarAt(*a, *b, *v))
+        }
+        [Op::Load(a), Op::Load(b), Op::FieldIndex(k, f), ..] => {
+            Some(Op::LoadsFieldIndex(*a, *b, *k, *f))
+        }
+        [Op::Load(l), Op::LoadVar(v), Op::SetIn, ..] if var(*v).is_set => {
+            Some(Op::LoadVarSetIn(*l, *v))
+        }
+        [Op::Const(k), Op::Store(a), Op::Store(b), ..] if i32::try_from(*k).is_ok() => {
+            Some(Op::SetLocalStore(*a, *b, *k as i32))
+        }
         [Op::Dup, Op::Store(a), Op::Load(b), Op::Bin(op), Op::JumpIfNot(t), ..] if fusable(*op) => {
             Some(Op::StoreCmpJump(*a, *b, *op, *t))
         }

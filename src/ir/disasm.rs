@@ -67,7 +67,14 @@ fn unfused(op: &Op) -> Option<Op> {
         | Op::LoadLoadField(l, ..)
         | Op::LoadVarAtBinK(l, ..)
         | Op::LoadLoadVarAt(l, ..)
-        | Op::LoadBin(l, _) => Op::Load(*l),
+        | Op::LoadBin(l, _)
+        | Op::LoadBinNth(l, ..)
+        | Op::LoadsFieldIndex(l, ..)
+        | Op::LoadVarSetIn(l, _)
+        | Op::InJump(l, ..)
+        | Op::LoadFieldBinNth(l, ..) => Op::Load(*l),
+        Op::StoreLoadVarAt(a, ..) => Op::Store(*a),
+        Op::SetLocalStore(_, _, k) => Op::Const((*k).into()),
         _ => return None,
     })
 }
@@ -292,6 +299,22 @@ impl Names<'_> {
             }
             Op::LoadLoadVarAt(a, b, v) => format!("LoadLoadVarAt l{a} l{b} {}", self.var(*v)),
             Op::LoadBin(l, b) => format!("LoadBin l{l} {b:?}"),
+            Op::LoadBinNth(l, b, k) => format!("LoadBinNth l{l} {b:?} {}", self.kind(*k)),
+            Op::StoreLoadVarAt(a, b, v) => format!("StoreLoadVarAt l{a} l{b} {}", self.var(*v)),
+            Op::LoadsFieldIndex(a, b, k, f) => {
+                format!("LoadsFieldIndex l{a} l{b} {}", self.field(*k, *f))
+            }
+            Op::LoadVarSetIn(l, v) => format!("LoadVarSetIn l{l} {}", self.var(*v)),
+            Op::SetLocalStore(a, b, k) => format!("SetLocalStore l{a} {k} l{b}"),
+            Op::InJump(l, v, t, when) => {
+                let jump = if *when { "JumpIf" } else { "JumpIfNot" };
+                format!("InJump l{l} {} {jump} -> {t}", self.var(*v))
+            }
+            Op::LoadFieldBinNth(a, k, f, l, b, n) => format!(
+                "LoadFieldBinNth l{a} {} l{l} {b:?} {}",
+                self.field(*k, *f),
+                self.kind(*n)
+            ),
             Op::Neg
             | Op::Not
             | Op::Pop

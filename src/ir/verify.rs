@@ -330,6 +330,16 @@ pub fn unfused(op: &Op) -> Vec<Op> {
         LoadVarAtBinK(l, v, op, k) => vec![Load(l), LoadVar(v), Const(k.into()), Bin(op)],
         LoadLoadVarAt(a, b, v) => vec![Load(a), Load(b), LoadVar(v)],
         LoadBin(l, op) => vec![Load(l), Bin(op)],
+        LoadBinNth(l, op, k) => vec![Load(l), Bin(op), Nth(k)],
+        StoreLoadVarAt(a, b, v) => vec![Store(a), Load(b), LoadVar(v)],
+        LoadsFieldIndex(a, b, k, f) => vec![Load(a), Load(b), FieldIndex(k, f)],
+        LoadVarSetIn(l, v) => vec![Load(l), LoadVar(v), SetIn],
+        SetLocalStore(a, b, k) => vec![Const(k.into()), Store(a), Store(b)],
+        InJump(l, v, t, when) => {
+            let jump = if when { JumpIf(t) } else { JumpIfNot(t) };
+            vec![Load(l), LoadVar(v), SetIn, jump]
+        }
+        LoadFieldBinNth(a, k, f, l, op, n) => vec![Load(a), Field(k, f), Load(l), Bin(op), Nth(n)],
         _ => vec![op.clone()],
     }
 }

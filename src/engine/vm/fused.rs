@@ -7,7 +7,7 @@ use crate::engine::error::RuntimeError;
 use crate::engine::state::{State, Value};
 use crate::ir::bits;
 use crate::ir::bytecode::BinaryOp;
-use crate::ir::ruleset::{Ruleset, Ty};
+use crate::ir::ruleset::{Data, Ruleset, Ty};
 
 /// `VarSetIn`: the indices were taken (the element is at `off`) and the
 /// item `e` popped; tells whether it is in the set there. An integer
@@ -162,4 +162,18 @@ fn set_value(rules: &Ruleset, st: &State, v: u32, off: usize) -> Value {
 pub(super) fn field(rules: &Ruleset, k: u16, f: u16, e: i64) -> Option<i64> {
     let row = rules.kinds[k as usize].data.get(usize::try_from(e).ok()?)?;
     Some(row[f as usize].int())
+}
+
+/// `item.f[key]` of kind `k` when `item` is one of its items and the key
+/// has an entry (`FieldIndex` and the like); otherwise the instruction
+/// runs out of line (which reads a missing entry or fails).
+#[inline(always)]
+pub(super) fn field_at(rules: &Ruleset, k: u16, f: u16, item: i64, key: i64) -> Option<i64> {
+    let row = rules.kinds[k as usize]
+        .data
+        .get(usize::try_from(item).ok()?)?;
+    match &row[f as usize] {
+        Data::Ints(v) => v.get(usize::try_from(key).ok()?).copied(),
+        _ => None,
+    }
 }

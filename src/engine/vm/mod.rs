@@ -16,9 +16,8 @@ use crate::engine::error::RuntimeError;
 use crate::engine::state::{State, Status, Value};
 use crate::ir::bits;
 use crate::ir::bytecode::{Func, Op};
-use crate::ir::ruleset::{Ruleset, Ty};
+use crate::ir::ruleset::Ruleset;
 
-use builtins::builtin;
 use errors::{err, options_fit, runaway, set_options_fit, too_many_options};
 use errors::{trail_full, unseated};
 pub use frame::{eval, resume, start, Exit};
@@ -321,24 +320,10 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::Load(l) => push!(local!(*l).clone()),
             Op::Store(l) => set_local!(*l, pop!()),
             Op::LoadVar(v) => {
-                let vd = &rules.vars[*v as usize];
                 let off = offset!(*v);
-                match vd.ty {
-                    Ty::Set(_) => {
-                        let words = &st.words[off..off + vd.elem_words];
-                        push!(Value::S(bits::from_fn(words.len(), |i| words[i] as u64)));
-                    }
-                    _ => push!(Value::I(st.words[off])),
-                }
+                push!(fused::value(rules, st, *v, off));
             }
-            Op::Field(k, f) => {
-                let e = pop_i!();
-                let kind = &rules.kinds[*k as usize];
-                if e < 0 || e as usize >= kind.items.len() {
-                    fail!(rare::field_of_none(kind, *f).at(span!()));
-                }
-                push!(Value::I(kind.data[e as usize][*f as usize].int()));
-            }
+            Op::Field(k, f) => push!(Value::I(or_fail!(rare::field(rules, *k, *f, pop_i!())))),
             Op::Bin(op) => {
                 if let (Value::I(a), Value::I(b)) = (top!(1), top!(0)) {
                     if let Some(r) = int_binary(*op, *a, *b) {
@@ -354,13 +339,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::Neg => push!(Value::I(pop_i!().saturating_neg())),
             Op::Not => push!(Value::I((pop_i!() == 0) as i64)),
             Op::Jump(t) => goto!(*t),
-            Op::JumpIf(t) => {
-                if pop_i!() != 0 {
-                    goto!(*t);
-                }
-            }
-            Op::JumpIfNot(t) => {
-                if pop_i!() == 0 {
+            Op::JumpIf(t) | Op::JumpIfNot(t) => {
+                if (pop_i!() != 0) == matches!(op, Op::JumpIf(_)) {
                     goto!(*t);
                 }
             }
@@ -374,8 +354,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 hold!(base);
             }
             Op::Ret => {
+                let ended = frame_base!(); // Not kept across the loop.
                 release!();
-                frame::ret(st, func.returns, base);
+                frame::ret(st, func.returns, ended);
                 reload!();
                 if !frame::fits(&mut st.vm.stack, func, pc!(), base) {
                     return Err(frame::unfit(func));
@@ -385,8 +366,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::KindSize(k) => push!(Value::I(rare::kind_size(rules, st, *k) as i64)),
             Op::Nth(k) => {
                 let i = pop_i!();
-                let n = rare::kind_size(rules, st, *k) as i64;
-                push!(Value::I(if (0..n).contains(&i) { i } else { -1 }));
+                push!(Value::I(rare::nth(rules, st, *k, i)));
             }
             Op::SetIn => {
                 let s = pop!();
@@ -406,13 +386,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::ListShuffle(v)
             | Op::ListClear(v) => {
                 steps += rare::list_steps(rules, *v);
-                or_leave!(released!(rare::list_instruction(
-                    rules,
-                    st,
-                    op,
-                    *v,
-                    span!()
-                )))
+                let at = span!();
+                or_leave!(released!(rare::list_instruction(rules, st, op, *v, at)))
             }
             Op::Adjacent(_)
             | Op::Toward(_)
@@ -425,38 +400,18 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 released!(members(rules, st, op))
             }
             Op::Builtin(b, argc) => {
-                let n = *argc as usize;
                 // Safety: the arguments lie above the locals (see above).
-                let args = unsafe { std::slice::from_raw_parts(sp.sub(n), n) };
-                let r = builtin(*b, args, &mut st.rng, st.nplayers, span!());
-                // Safety: the arguments are dropped once, and `sp` no
-                // longer covers them.
-                unsafe {
-                    sp = sp.sub(n);
-                    std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(sp, n));
-                }
+                let (r, top) = unsafe { rare::builtin_at(*b, *argc, sp, st, span!()) };
+                sp = top;
                 push!(or_leave!(r));
             }
             Op::ChooseAddScreened { choice, arm } => {
                 or_fail!(released!(add_screened(rules, st, *choice, *arm)))
             }
             Op::ChooseBegin => rare::begin_options(st),
-            Op::ChooseAdd(arm) => {
-                let v = pop_i!();
-                if st.vm.options.len() >= MAX_OPTIONS {
-                    fail!(too_many_options(MAX_OPTIONS as u64 + 1).at(span!()));
-                }
-                st.vm.options.push((*arm, v));
-            }
+            Op::ChooseAdd(arm) => or_fail!(rare::add_option(st, *arm, pop_i!())),
             Op::ChooseWait(c) => {
-                let p = pop_i!();
-                if p < 0 || p as usize >= st.nplayers {
-                    fail!(unseated(p, span!()));
-                }
-                st.status = Status::Waiting {
-                    choice: *c,
-                    player: p as usize,
-                };
+                or_leave!(rare::wait(st, *c, pop_i!(), span!()));
                 stop!(Exit::Decide);
             }
             Op::Require(m) => {
@@ -465,11 +420,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
             }
             Op::Fail(m) => stop!(Exit::Failed(*m)),
-            Op::Legal(m) => {
-                if st.recording && st.cut_at_legal {
-                    stop!(Exit::Legal(*m));
-                }
-            }
+            Op::Legal(m) if st.recording && st.cut_at_legal => stop!(Exit::Legal(*m)),
+            Op::Legal(_) => {}
             Op::BinK(op, k) => {
                 if let Value::I(a) = top!(0) {
                     if let Some(r) = int_binary(*op, *a, *k) {
@@ -550,13 +502,19 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     skip!(2);
                 }
             }
-            Op::LoadVarAt(l, v) => match fused::var_at(rules, st, *v, local!(*l)) {
-                Some(x) => {
-                    push!(Value::I(x));
+            Op::LoadVarAt(l, v) | Op::StoreLoadVarAt(_, l, v) => {
+                if let Op::StoreLoadVarAt(a, ..) = op {
+                    set_local!(*a, pop!());
                     skip!(1);
                 }
-                None => push!(local!(*l).clone()),
-            },
+                match fused::var_at(rules, st, *v, local!(*l)) {
+                    Some(x) => {
+                        push!(Value::I(x));
+                        skip!(1);
+                    }
+                    None => push!(local!(*l).clone()),
+                }
+            }
             Op::SetNextOrJump {
                 set,
                 cur,
@@ -569,10 +527,22 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     skip!(1);
                 }
             }
-            Op::VarSetIn(v) => {
+            Op::VarSetIn(v) | Op::LoadVarSetIn(_, v) | Op::InJump(_, v, ..) => {
+                if let Op::LoadVarSetIn(l, _) | Op::InJump(l, ..) = op {
+                    push!(local!(*l).clone());
+                    skip!(1); // An error in the indices is placed at `LoadVar`.
+                }
                 let off = offset!(*v);
                 let e = pop_i!();
-                push!(Value::I(fused::var_set_in(rules, st, *v, off, e) as i64));
+                let has = fused::var_set_in(rules, st, *v, off, e);
+                if let Op::InJump(.., t, when) = op {
+                    skip!(2); // A runaway is placed at the jump.
+                    if has == *when {
+                        goto!(*t);
+                    }
+                    continue;
+                }
+                push!(Value::I(has as i64));
                 skip!(1);
             }
             Op::VarSetBin(v, op) => {
@@ -752,15 +722,49 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let off = offset!(*v);
                 push!(fused::value(rules, st, *v, off));
             }
-            Op::LoadBin(l, op) => {
+            Op::LoadBin(l, b) | Op::LoadBinNth(l, b, _) | Op::LoadFieldBinNth(.., l, b, _) => {
+                if let Op::LoadFieldBinNth(a, k, f, ..) = op {
+                    // As `LoadField`, then on from the `Load(l)`.
+                    let e = local!(*a).int();
+                    let Some(x) = fused::field(rules, *k, *f, e) else {
+                        push!(Value::I(e));
+                        continue;
+                    };
+                    push!(Value::I(x));
+                    skip!(2);
+                }
                 let (x, y) = (as_int(top!(0)), as_int(local!(*l)));
-                match x.zip(y).and_then(|(x, y)| int_binary(*op, x, y)) {
+                match x.zip(y).and_then(|(x, y)| int_binary(*b, x, y)) {
                     Some(r) => {
-                        *top_mut!() = Value::I(r);
-                        skip!(1);
+                        *top_mut!() = Value::I(match op {
+                            Op::LoadBinNth(.., k) | Op::LoadFieldBinNth(.., k) => {
+                                rare::nth(rules, st, *k, r)
+                            }
+                            _ => r,
+                        });
+                        skip!(if let Op::LoadBin(..) = op { 1 } else { 2 });
                     }
                     None => push!(local!(*l).clone()),
                 }
+            }
+            Op::FieldIndex(k, f) | Op::LoadsFieldIndex(_, _, k, f) => {
+                if let Op::LoadsFieldIndex(a, b, ..) = op {
+                    push!(local!(*a).clone());
+                    push!(local!(*b).clone());
+                    skip!(2);
+                }
+                match fused::field_at(rules, *k, *f, top!(1).int(), top!(0).int()) {
+                    Some(x) => {
+                        drop(pop!());
+                        *top_mut!() = Value::I(x);
+                    }
+                    None => or_fail!(released!(rare::field_index(rules, st, *k, *f))),
+                }
+            }
+            Op::SetLocalStore(a, b, k) => {
+                set_local!(*a, Value::I(*k as i64));
+                set_local!(*b, pop!());
+                skip!(2);
             }
             Op::AddVar(v) | Op::StoreVar(v) if matches!(top!(0), Value::I(_)) => {
                 let x = pop_i!();
@@ -771,7 +775,6 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::StoreVar(_)
             | Op::AddVar(_)
-            | Op::FieldIndex(..)
             | Op::ParamIndex(_)
             | Op::SetAll(_)
             | Op::SetMake(..)

@@ -2,15 +2,16 @@
 //! beside them, kept out of the interpreter's loop so that the loop stays
 //! small (its frequent instructions keep their values in registers).
 
-use super::builtins::missing;
+use super::builtins::{builtin, missing};
 use super::lists::list_op;
 use super::sets::row;
 use super::vars::var_offset;
-use super::{err, options_fit, set_options_fit, trail_full};
+use super::MAX_OPTIONS;
+use super::{err, options_fit, set_options_fit, too_many_options, trail_full, unseated};
 use crate::engine::error::{ErrorKind, RuntimeError};
-use crate::engine::state::{State, Value};
+use crate::engine::state::{State, Status, Value};
 use crate::ir::bits;
-use crate::ir::bytecode::Op;
+use crate::ir::bytecode::{Builtin, Op};
 use crate::ir::ruleset::{Data, Kind, Ruleset, PLAYER};
 use crate::ir::span::Span;
 
@@ -138,6 +139,88 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
         _ => unreachable!("not an instruction kept out of the loop: {op:?}"),
     }
     Ok(())
+}
+
+/// `ChooseWait` of choice `c` by player `p` (at `span`): the state waits
+/// for the player's decision; an error if no such player is seated.
+#[inline(always)]
+pub(super) fn wait(st: &mut State, c: u32, p: i64, span: Span) -> Result<(), RuntimeError> {
+    if p < 0 || p as usize >= st.nplayers {
+        return Err(unseated(p, span));
+    }
+    st.status = Status::Waiting {
+        choice: c,
+        player: p as usize,
+    };
+    Ok(())
+}
+
+/// `Builtin(b, argc)` on the `argc` values just below `sp`, which are
+/// dropped: its result, and the new top of the stack (below them).
+///
+/// # Safety
+/// `argc` values lie just below `sp`, all set, in the running frame's
+/// operands; the caller no longer reads them.
+#[inline(always)]
+pub(super) unsafe fn builtin_at(
+    b: Builtin,
+    argc: u8,
+    sp: *mut Value,
+    st: &mut State,
+    span: Span,
+) -> (Result<Value, RuntimeError>, *mut Value) {
+    let n = argc as usize;
+    // Safety: the arguments lie just below `sp` (the caller's promise).
+    let top = unsafe { sp.sub(n) };
+    let args = unsafe { std::slice::from_raw_parts(top, n) };
+    let r = builtin(b, args, &mut st.rng, st.nplayers, span);
+    // Safety: the arguments are dropped once; the caller's top moves
+    // below them and no longer covers them.
+    unsafe { std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(top, n)) };
+    (r, top)
+}
+
+/// `ChooseAdd`: option (arm, value) added; an error past the limit.
+#[inline(always)]
+pub(super) fn add_option(st: &mut State, arm: u16, v: i64) -> Result<(), RuntimeError> {
+    if st.vm.options.len() >= MAX_OPTIONS {
+        return Err(too_many_options(MAX_OPTIONS as u64 + 1));
+    }
+    st.vm.options.push((arm, v));
+    Ok(())
+}
+
+/// `Field`: field `f` of item `e` of kind `k`; an error if `e` is none.
+#[inline(always)]
+pub(super) fn field(rules: &Ruleset, k: u16, f: u16, e: i64) -> Result<i64, RuntimeError> {
+    let kind = &rules.kinds[k as usize];
+    if e < 0 || e as usize >= kind.items.len() {
+        return Err(field_of_none(kind, f));
+    }
+    Ok(kind.data[e as usize][f as usize].int())
+}
+
+/// `Nth`: the item of kind `k` at index `i` (none if out of range).
+#[inline(always)]
+pub(super) fn nth(rules: &Ruleset, st: &State, k: u16, i: i64) -> i64 {
+    let n = kind_size(rules, st, k) as i64;
+    if (0..n).contains(&i) {
+        i
+    } else {
+        -1
+    }
+}
+
+/// `FieldIndex` of kind `k`'s field `f` out of line: pops a key, then
+/// an item; pushes `item.f[key]` (a missing entry read by its type).
+#[inline(never)]
+pub(super) fn field_index(
+    rules: &Ruleset,
+    st: &mut State,
+    k: u16,
+    f: u16,
+) -> Result<(), RuntimeError> {
+    instruction(rules, st, &Op::FieldIndex(k, f))
 }
 
 /// The number of items of kind `k` (the seated players for the players).
