@@ -19,10 +19,10 @@
 //! a ruleset with any call through a procedure value is left all unsure.
 //! A search stops at the first thing that may refuse.
 
-use std::borrow::Cow;
-
 use crate::ir::bytecode::{Func, Op};
 use crate::ir::ruleset::Ruleset;
+use smallvec::SmallVec;
+
 use crate::ir::verify::unfused;
 
 /// Sets [`Ruleset::legal_is_sure`] for every message: true when every
@@ -292,24 +292,9 @@ fn landed(code: &[Op]) -> Vec<bool> {
     landed
 }
 
-/// The parts of an instruction, as [`unfused`] gives them (a plain
-/// instruction without a copy).
-fn parts(op: &Op) -> Cow<'_, [Op]> {
-    use Op::*;
-    match op {
-        Const(_) | Load(_) | Store(_) | LoadVar(_) | StoreVar(_) | AddVar(_) | Field(..)
-        | FieldIndex(..) | ParamIndex(_) | Bin(_) | Neg | Not | Jump(_) | JumpIf(_)
-        | JumpIfNot(_) | Pop | Dup | Call(..) | CallDyn(_) | Ret | KindSize(_) | Nth(_)
-        | SetAll(_) | SetMake(..) | SetIn | SetCount | SetNext { .. } | ListLen(_) | ListIn(_)
-        | ListSet(_) | ListDraw(_) | ListPush(_) | ListRemove(_) | ListShuffle(_)
-        | ListClear(_) | Adjacent(_) | Connected(_) | Toward(_) | Components(_)
-        | GroupsAround(..) | GridCell(_) | RunLength(..) | SelectEq(_) | CountEq(_)
-        | MembersEq(_) | MembersFieldEq(..) | FieldImage(..) | Rotate(_) | Builtin(..)
-        | ChooseBegin | ChooseAdd(_) | ChooseAddSet(_) | ChooseAddScreened { .. }
-        | ChooseAddRange(_) | ChooseWait(_) | Require(_) | Fail(_) | Legal(_) | Halt => {
-            Cow::Borrowed(std::slice::from_ref(op))
-        }
-        _ => Cow::Owned(unfused(op)),
-    }
+/// The parts of an instruction (see [`unfused`]): the instruction alone
+/// when it is plain.
+#[inline]
+fn parts(op: &Op) -> SmallVec<[Op; 8]> {
+    unfused(op)
 }
-
