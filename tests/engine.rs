@@ -665,6 +665,50 @@ fn a_legal_before_a_requirement_is_caught_when_checked_and_when_played() {
 }
 
 #[test]
+fn a_legal_in_a_called_procedure_is_sure_when_no_way_on_can_refuse() {
+    // The way on from a take's `legal;` returns into `main` and reaches
+    // the next take, whose choice always offers `pass`: sure. A pass's
+    // calls a procedure with a requirement: not sure.
+    let rules = nim_variant("sure-called", false);
+    let legal_at = |line: &str| {
+        let mut found = rules
+            .funcs()
+            .iter()
+            .flat_map(|f| &f.code)
+            .filter_map(|op| match op {
+                tabula::ir::bytecode::Op::Legal(m) => Some(*m),
+                _ => None,
+            });
+        found
+            .find(|m| {
+                rules
+                    .sources
+                    .locate(rules.messages[*m as usize].1)
+                    .contains(line)
+            })
+            .unwrap_or_else(|| panic!("a `legal;` at {line}"))
+    };
+    assert!(rules.legal_is_sure(legal_at("sure-called.rules:7:")));
+    assert!(!rules.legal_is_sure(legal_at("sure-called.rules:8:")));
+    // Games play out the same checked or not.
+    for seed in 0..20 {
+        let mut plain = Game::new(rules.clone(), 2, seed).unwrap();
+        let mut checked = Game::new(nim_variant("sure-called", true), 2, seed).unwrap();
+        use rand_core::RngCore;
+        let mut rng = rand_pcg::Pcg64::new(seed as u128, 0x0a02_bdbf_7bb3_c0a7);
+        while !plain.is_over() {
+            let legal = legal_names(&mut plain);
+            assert_eq!(legal, legal_names(&mut checked));
+            let pick = &legal[rng.next_u64() as usize % legal.len()];
+            plain.apply_named(pick).unwrap();
+            checked.apply_named(pick).unwrap();
+            assert_eq!(plain.state().hash(), checked.state().hash());
+        }
+        assert!(checked.is_over());
+    }
+}
+
+#[test]
 fn two_options_with_one_name_are_a_rules_error_when_reached() {
     // Base nim: one per-element arm over a range, nothing can clash.
     assert!(!nim().choices[0].names_may_clash);

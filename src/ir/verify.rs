@@ -16,6 +16,7 @@
 
 use crate::ir::bytecode::{self, BinaryOp, Func, Op};
 use crate::ir::ruleset::Ruleset;
+use smallvec::{smallvec, SmallVec};
 
 /// The height recorded for an instruction no path reaches.
 pub const UNREACHED: u32 = u32::MAX;
@@ -268,44 +269,45 @@ impl Walk<'_> {
     }
 }
 
-/// The plain instructions a fused one stands for (a plain one alone).
-pub fn unfused(op: &Op) -> Vec<Op> {
+/// The plain instructions a fused one stands for (a plain one alone),
+/// held inline (no allocation).
+pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
     use Op::*;
     match *op {
-        BinK(op, k) => vec![Const(k), Bin(op)],
-        LoadBinK(l, op, k) => vec![Load(l), Const(k), Bin(op)],
-        BinJumpIfNot(op, t) => vec![Bin(op), JumpIfNot(t)],
-        Load2(a, b) => vec![Load(a), Load(b)],
-        StoreLoad(a, b) => vec![Store(a), Load(b)],
-        LoadField(l, k, f) => vec![Load(l), Field(k, f)],
-        BinKJumpIfNot(op, k, t) => vec![Const(k), Bin(op), JumpIfNot(t)],
-        AndJump(t) => vec![Dup, JumpIfNot(t), Pop],
-        OrJump(t) => vec![Dup, JumpIf(t), Pop],
-        LoadVarAt(l, v) => vec![Load(l), LoadVar(v)],
+        BinK(op, k) => smallvec![Const(k), Bin(op)],
+        LoadBinK(l, op, k) => smallvec![Load(l), Const(k), Bin(op)],
+        BinJumpIfNot(op, t) => smallvec![Bin(op), JumpIfNot(t)],
+        Load2(a, b) => smallvec![Load(a), Load(b)],
+        StoreLoad(a, b) => smallvec![Store(a), Load(b)],
+        LoadField(l, k, f) => smallvec![Load(l), Field(k, f)],
+        BinKJumpIfNot(op, k, t) => smallvec![Const(k), Bin(op), JumpIfNot(t)],
+        AndJump(t) => smallvec![Dup, JumpIfNot(t), Pop],
+        OrJump(t) => smallvec![Dup, JumpIf(t), Pop],
+        LoadVarAt(l, v) => smallvec![Load(l), LoadVar(v)],
         SetNextOrJump {
             set,
             cur,
             var,
             done,
-        } => vec![SetNext { set, cur, var }, JumpIfNot(done)],
-        VarSetIn(v) => vec![LoadVar(v), SetIn],
-        VarSetBin(v, op) => vec![LoadVar(v), Bin(op)],
+        } => smallvec![SetNext { set, cur, var }, JumpIfNot(done)],
+        VarSetIn(v) => smallvec![LoadVar(v), SetIn],
+        VarSetBin(v, op) => smallvec![LoadVar(v), Bin(op)],
         WithLocal(a, b, on) => {
             let b2 = if on {
                 bytecode::Builtin::With
             } else {
                 bytecode::Builtin::Without
             };
-            vec![Load(a), Load(b), Op::Builtin(b2, 2), Store(a)]
+            smallvec![Load(a), Load(b), Op::Builtin(b2, 2), Store(a)]
         }
-        StoreCmpJump(a, b, op, t) => vec![Dup, Store(a), Load(b), Bin(op), JumpIfNot(t)],
+        StoreCmpJump(a, b, op, t) => smallvec![Dup, Store(a), Load(b), Bin(op), JumpIfNot(t)],
         StepCmpJump {
             var,
             bound,
             step,
             op,
             exit,
-        } => vec![
+        } => smallvec![
             Load(var),
             Const(step.into()),
             Bin(BinaryOp::Add),
@@ -315,31 +317,33 @@ pub fn unfused(op: &Op) -> Vec<Op> {
             Bin(op),
             JumpIfNot(exit),
         ],
-        RequireLegal(m, l) => vec![Require(m), Legal(l)],
-        Store2(a, b) => vec![Store(a), Store(b)],
-        Move(a, b) => vec![Load(a), Store(b)],
-        SetLocal(a, k) => vec![Const(k), Store(a)],
-        StoreJump(a, t) => vec![Store(a), Jump(t)],
-        BinRequire(op, m) => vec![Bin(op), Require(m)],
-        RequireIn(v, m) => vec![LoadVar(v), SetIn, Require(m)],
-        LoadVarAtIn(l, v, w) => vec![Load(l), LoadVar(v), LoadVar(w), SetIn],
-        BinKRequireLegal(op, k, m, l) => vec![Const(k.into()), Bin(op), Require(m), Legal(l)],
-        LocalsRequire(a, b, op, m) => vec![Load(a), Load(b), Bin(op), Require(m)],
-        LoadRequireIn(l, v, m) => vec![Load(l), LoadVar(v), SetIn, Require(m)],
-        LoadLoadField(a, b, k, f) => vec![Load(a), Load(b), Field(k, f)],
-        LoadVarAtBinK(l, v, op, k) => vec![Load(l), LoadVar(v), Const(k.into()), Bin(op)],
-        LoadLoadVarAt(a, b, v) => vec![Load(a), Load(b), LoadVar(v)],
-        LoadBin(l, op) => vec![Load(l), Bin(op)],
-        LoadBinNth(l, op, k) => vec![Load(l), Bin(op), Nth(k)],
-        StoreLoadVarAt(a, b, v) => vec![Store(a), Load(b), LoadVar(v)],
-        LoadsFieldIndex(a, b, k, f) => vec![Load(a), Load(b), FieldIndex(k, f)],
-        LoadVarSetIn(l, v) => vec![Load(l), LoadVar(v), SetIn],
-        SetLocalStore(a, b, k) => vec![Const(k.into()), Store(a), Store(b)],
+        RequireLegal(m, l) => smallvec![Require(m), Legal(l)],
+        Store2(a, b) => smallvec![Store(a), Store(b)],
+        Move(a, b) => smallvec![Load(a), Store(b)],
+        SetLocal(a, k) => smallvec![Const(k), Store(a)],
+        StoreJump(a, t) => smallvec![Store(a), Jump(t)],
+        BinRequire(op, m) => smallvec![Bin(op), Require(m)],
+        RequireIn(v, m) => smallvec![LoadVar(v), SetIn, Require(m)],
+        LoadVarAtIn(l, v, w) => smallvec![Load(l), LoadVar(v), LoadVar(w), SetIn],
+        BinKRequireLegal(op, k, m, l) => smallvec![Const(k.into()), Bin(op), Require(m), Legal(l)],
+        LocalsRequire(a, b, op, m) => smallvec![Load(a), Load(b), Bin(op), Require(m)],
+        LoadRequireIn(l, v, m) => smallvec![Load(l), LoadVar(v), SetIn, Require(m)],
+        LoadLoadField(a, b, k, f) => smallvec![Load(a), Load(b), Field(k, f)],
+        LoadVarAtBinK(l, v, op, k) => smallvec![Load(l), LoadVar(v), Const(k.into()), Bin(op)],
+        LoadLoadVarAt(a, b, v) => smallvec![Load(a), Load(b), LoadVar(v)],
+        LoadBin(l, op) => smallvec![Load(l), Bin(op)],
+        LoadBinNth(l, op, k) => smallvec![Load(l), Bin(op), Nth(k)],
+        StoreLoadVarAt(a, b, v) => smallvec![Store(a), Load(b), LoadVar(v)],
+        LoadsFieldIndex(a, b, k, f) => smallvec![Load(a), Load(b), FieldIndex(k, f)],
+        LoadVarSetIn(l, v) => smallvec![Load(l), LoadVar(v), SetIn],
+        SetLocalStore(a, b, k) => smallvec![Const(k.into()), Store(a), Store(b)],
         InJump(l, v, t, when) => {
             let jump = if when { JumpIf(t) } else { JumpIfNot(t) };
-            vec![Load(l), LoadVar(v), SetIn, jump]
+            smallvec![Load(l), LoadVar(v), SetIn, jump]
         }
-        LoadFieldBinNth(a, k, f, l, op, n) => vec![Load(a), Field(k, f), Load(l), Bin(op), Nth(n)],
-        _ => vec![op.clone()],
+        LoadFieldBinNth(a, k, f, l, op, n) => {
+            smallvec![Load(a), Field(k, f), Load(l), Bin(op), Nth(n)]
+        }
+        _ => smallvec![op.clone()],
     }
 }

@@ -7,178 +7,294 @@
 //! reaches, or by reaching a choice that offers no option; the engine
 //! prepares an undo so that the state stays as it was when that happens.
 //! Where no such thing can be reached, the undo is never used.
-
-use std::collections::HashSet;
+//!
+//! The proof follows every way on from the `legal;`: through the rest of
+//! its function, back into every place that calls it (and theirs), and
+//! through the procedures called on the way (each judged from its start,
+//! once). It tracks one fact about the options being collected: whether
+//! one surely is (a named option with no condition, or a range of
+//! constant, non-empty bounds, since the choice began). Every instruction
+//! is taken to go on to the next as well as wherever it may go (the parts
+//! of a fused instruction follow it), so more ways are followed than run;
+//! a ruleset with any call through a procedure value is left all unsure.
+//! A search stops at the first thing that may refuse.
 
 use crate::ir::bytecode::{Func, Op};
 use crate::ir::ruleset::Ruleset;
+use smallvec::SmallVec;
+
 use crate::ir::verify::unfused;
 
 /// Sets [`Ruleset::legal_is_sure`] for every message: true when every
-/// `legal;` of that message stands in a function nothing calls (so its
-/// frame is the bottom one, and a return ends the game) and every way on
-/// from it, to the next choice or the end, reaches no requirement, no
-/// `fail`, no call of a procedure that might refuse or wait, and no
-/// choice but one that surely offers an option. Conservative: a ruleset
-/// with any call through a procedure value is left all unsure.
+/// `legal;` of that message is followed only by ways (to the next choice
+/// or the end) that reach no requirement, no `fail`, and no choice but
+/// one that surely offers an option.
 pub(super) fn mark_legals(rules: &mut Ruleset) {
-    let mut sure = vec![false; rules.messages.len()];
-    let funcs = rules.funcs();
-    let dynamic = funcs
-        .iter()
-        .any(|f| f.code.iter().any(|op| matches!(op, Op::CallDyn(_))));
-    if !dynamic {
-        let called = called(funcs);
-        let quiet = quiet_funcs(funcs);
-        let mut seen = vec![None::<bool>; sure.len()];
-        for (fi, f) in funcs.iter().enumerate() {
+    let mut seen = vec![None::<bool>; rules.messages.len()];
+    if let Some(mut proof) = Proof::new(rules.funcs()) {
+        for (fi, f) in rules.funcs().iter().enumerate() {
             for (pc, op) in f.code.iter().enumerate() {
                 let Op::Legal(m) = *op else { continue };
-                let here = !called.contains(&(fi as u32)) && clean_from(f, pc + 1, &quiet);
-                if let Some(s) = seen.get_mut(m as usize) {
-                    *s = Some(s.unwrap_or(true) && here);
+                let Some(s) = seen.get_mut(m as usize) else {
+                    continue;
+                };
+                // One unsure `legal;` of a message makes it unsure.
+                if *s != Some(false) {
+                    *s = Some(proof.clean(fi, pc, false, true));
                 }
             }
         }
-        for (s, found) in sure.iter_mut().zip(seen) {
-            *s = found == Some(true);
-        }
     }
-    rules.legal_sure = sure;
+    rules.legal_sure = seen.into_iter().map(|s| s == Some(true)).collect();
 }
 
-/// The functions some instruction calls.
-fn called(funcs: &[Func]) -> HashSet<u32> {
-    funcs
-        .iter()
-        .flat_map(|f| f.code.iter())
-        .filter_map(|op| match *op {
-            Op::Call(g, _) => Some(g),
-            _ => None,
-        })
-        .collect()
+/// What the proof knows of the code, and what it found so far.
+struct Proof<'a> {
+    funcs: &'a [Func],
+    /// By function: whether running it may collect options or wait.
+    touches: Vec<bool>,
+    /// By function: where it is returned to (after each call of it).
+    back: Vec<Vec<(u32, u32)>>,
+    /// By function: whether running it from its start, to its return or
+    /// a choice, surely is not refused (once found).
+    quiet: Vec<Option<bool>>,
+    /// By function: whether its judgement is under way (a call back into
+    /// it is taken as quiet, and what depends on that is not kept).
+    judging: Vec<bool>,
+    /// Whether a judgement took a function under way as quiet.
+    assumed: bool,
+    /// By function: [`landed`], once needed.
+    landed: Vec<Option<Vec<bool>>>,
+    /// Where each function's points start (two per instruction).
+    start: Vec<usize>,
+    /// By point: the search that last reached it (ways from a `legal;`).
+    reached: Vec<u32>,
+    /// The number of the search under way.
+    search: u32,
 }
 
-/// Whether an instruction may stop a run refused (or call through a
-/// procedure value, which is not followed).
-fn refuses(op: &Op) -> bool {
-    matches!(
-        op,
-        Op::Require(_)
-            | Op::Fail(_)
-            | Op::RequireLegal(..)
-            | Op::BinRequire(..)
-            | Op::RequireIn(..)
-            | Op::CallDyn(_)
-    )
-}
-
-/// By function: whether running it (and what it calls) can neither be
-/// refused nor wait at a choice.
-fn quiet_funcs(funcs: &[Func]) -> Vec<bool> {
-    let mut quiet: Vec<bool> = funcs
-        .iter()
-        .map(|f| {
-            !f.code
-                .iter()
-                .any(|op| refuses(op) || matches!(op, Op::ChooseWait(_)))
-        })
-        .collect();
-    // A function calling one that is not quiet is not: until nothing changes.
-    loop {
-        let mut changed = false;
+impl<'a> Proof<'a> {
+    /// What is known of `funcs`; `None` when a procedure is called
+    /// through a value (which is not followed).
+    fn new(funcs: &'a [Func]) -> Option<Proof<'a>> {
+        let mut start = Vec::with_capacity(funcs.len());
+        let mut total = 0;
+        let mut touches = vec![false; funcs.len()];
+        let mut callees: Vec<Vec<u32>> = vec![Vec::new(); funcs.len()];
+        let mut back: Vec<Vec<(u32, u32)>> = vec![Vec::new(); funcs.len()];
         for (fi, f) in funcs.iter().enumerate() {
-            if quiet[fi]
-                && f.code.iter().any(|op| match *op {
-                    Op::Call(g, _) => !quiet.get(g as usize).copied().unwrap_or(false),
-                    _ => false,
-                })
-            {
-                quiet[fi] = false;
-                changed = true;
-            }
-        }
-        if !changed {
-            return quiet;
-        }
-    }
-}
-
-/// Whether every way on from instruction `start` of `f` (the frame at
-/// the bottom) reaches the end of the game or a choice surely offering
-/// an option, and nothing that may refuse on the way. Every instruction
-/// is taken to go on to the next as well as where it jumps (the parts of
-/// a fused instruction follow it), so more ways are followed than run.
-fn clean_from(f: &Func, start: usize, quiet: &[bool]) -> bool {
-    let code = &f.code;
-    let mut todo = vec![start];
-    let mut seen = vec![false; code.len()];
-    while let Some(i) = todo.pop() {
-        let Some(op) = code.get(i) else {
-            return false;
-        };
-        if std::mem::replace(&mut seen[i], true) {
-            continue;
-        }
-        if refuses(op) {
-            return false;
-        }
-        match *op {
-            Op::Call(g, _) if !quiet.get(g as usize).copied().unwrap_or(false) => return false,
-            Op::ChooseWait(_) => {
-                if !offers_an_option(code, i) {
-                    return false;
+            start.push(total);
+            total += 2 * f.code.len();
+            for (pc, op) in f.code.iter().enumerate() {
+                for (k, p) in parts(op).iter().enumerate() {
+                    match *p {
+                        Op::CallDyn(_) => return None,
+                        Op::Call(g, _) => {
+                            callees[fi].push(g);
+                            if let Some(b) = back.get_mut(g as usize) {
+                                b.push((fi as u32, (pc + k + 1) as u32));
+                            }
+                        }
+                        Op::ChooseBegin
+                        | Op::ChooseAdd(_)
+                        | Op::ChooseAddSet(_)
+                        | Op::ChooseAddScreened { .. }
+                        | Op::ChooseAddRange(_)
+                        | Op::ChooseWait(_) => touches[fi] = true,
+                        _ => {}
+                    }
                 }
-                continue;
             }
-            Op::Ret | Op::Halt => continue,
-            Op::Jump(t) => {
-                todo.push(t as usize);
-                continue;
+        }
+        // A function calling one that touches them does: until nothing
+        // changes.
+        loop {
+            let mut changed = false;
+            for (fi, called) in callees.iter().enumerate() {
+                if !touches[fi]
+                    && called
+                        .iter()
+                        .any(|&g| touches.get(g as usize).copied().unwrap_or(true))
+                {
+                    touches[fi] = true;
+                    changed = true;
+                }
             }
-            _ => {}
+            if !changed {
+                break;
+            }
         }
-        todo.push(i + 1);
-        if let Some(t) = op.jump_target() {
-            todo.push(t as usize);
-        }
+        Some(Proof {
+            funcs,
+            touches,
+            back,
+            quiet: vec![None; funcs.len()],
+            judging: vec![false; funcs.len()],
+            assumed: false,
+            landed: vec![None; funcs.len()],
+            start,
+            reached: vec![0; total],
+            search: 0,
+        })
     }
-    true
-}
 
-/// Whether the choice waited at by instruction `wait` of `code` surely
-/// has an option: a range of constant, non-empty bounds is added to its
-/// options just before (`Const hi`, `Const lo`, `ChooseAddRange`), then
-/// only values are pushed (the seat), and nothing enters that stretch of
-/// code but from its first instruction.
-fn offers_an_option(code: &[Op], wait: usize) -> bool {
-    // The range's instruction, past the seat's plain pushes.
-    let mut add = wait;
-    loop {
-        let Some(back) = add.checked_sub(1) else {
+    /// Whether every way on from instruction `pc` of function `fi`,
+    /// reached with `offered`, reaches the end, a return (`onward`: back
+    /// into every caller, else the end of the function's run) or a choice
+    /// surely offering an option, and nothing that may refuse on the way.
+    fn clean(&mut self, fi: usize, pc: usize, offered: bool, onward: bool) -> bool {
+        // The points reached: from a `legal;`, all functions' (numbered
+        // searches); within a procedure, its own.
+        let mut own = Vec::new();
+        if onward {
+            self.search += 1;
+        } else {
+            own = vec![false; 2 * self.funcs[fi].code.len()];
+        }
+        let mut todo = vec![(fi, pc, offered)];
+        while let Some((fi, pc, mut offered)) = todo.pop() {
+            let code = &self.funcs[fi].code;
+            let Some(op) = code.get(pc) else {
+                return false;
+            };
+            let point = 2 * pc + usize::from(offered);
+            let seen = if onward {
+                let r = &mut self.reached[self.start[fi] + point];
+                std::mem::replace(r, self.search) == self.search
+            } else {
+                std::mem::replace(&mut own[point], true)
+            };
+            if seen {
+                continue;
+            }
+            let seq = parts(op);
+            let mut goes_on = true;
+            for (k, p) in seq.iter().enumerate() {
+                if k > 0 {
+                    // A slow path may stop here, the rest left to the
+                    // instructions that follow.
+                    todo.push((fi, pc + k, offered));
+                }
+                match *p {
+                    Op::Require(_) | Op::Fail(_) | Op::CallDyn(_) => return false,
+                    Op::Call(g, _) => {
+                        if !self.quiet(g as usize) {
+                            return false;
+                        }
+                        // A procedure that collects options of its own
+                        // may leave none.
+                        offered &= !self.touches[g as usize];
+                    }
+                    Op::ChooseBegin => offered = false,
+                    Op::ChooseAdd(_) => offered = true,
+                    Op::ChooseAddRange(_) if seq.len() == 1 && self.constant_range(fi, pc) => {
+                        offered = true
+                    }
+                    Op::ChooseWait(_) => {
+                        // The run stops here: refused when no option is sure.
+                        if !offered {
+                            return false;
+                        }
+                        goes_on = false;
+                        break;
+                    }
+                    Op::Halt => {
+                        goes_on = false;
+                        break;
+                    }
+                    Op::Ret => {
+                        if onward {
+                            for &(h, to) in &self.back[fi] {
+                                todo.push((h as usize, to as usize, offered));
+                            }
+                        }
+                        goes_on = false;
+                        break;
+                    }
+                    Op::Jump(t) => {
+                        todo.push((fi, t as usize, offered));
+                        goes_on = false;
+                        break;
+                    }
+                    _ => {
+                        if let Some(t) = p.jump_target() {
+                            todo.push((fi, t as usize, offered));
+                        }
+                    }
+                }
+            }
+            if goes_on {
+                todo.push((fi, pc + seq.len(), offered));
+            }
+        }
+        true
+    }
+
+    /// Whether running function `g` from its start surely is not refused
+    /// before it returns or waits at a choice (found once).
+    fn quiet(&mut self, g: usize) -> bool {
+        let Some(&known) = self.quiet.get(g) else {
             return false;
         };
-        add = back;
-        match code[add] {
-            Op::ChooseAddRange(_) => break,
-            Op::Load(_) | Op::Const(_) | Op::LoadVar(_) | Op::Field(..) => {}
-            _ => return false,
+        if let Some(q) = known {
+            return q;
+        }
+        if self.judging[g] {
+            // A call back into a function being judged: quiet unless its
+            // judgement finds otherwise.
+            self.assumed = true;
+            return true;
+        }
+        self.judging[g] = true;
+        let outer = std::mem::replace(&mut self.assumed, false);
+        let q = self.clean(g, 0, false, false);
+        self.judging[g] = false;
+        if !q || !self.assumed {
+            self.quiet[g] = Some(q);
+        }
+        self.assumed |= outer;
+        q
+    }
+
+    /// Whether the `ChooseAddRange` at `at` of function `fi` surely adds
+    /// an option: its bounds are constants pushed just before (`Const
+    /// hi`, `Const lo`), non-empty, and nothing goes to the second
+    /// constant or the range but from the instruction before it.
+    fn constant_range(&mut self, fi: usize, at: usize) -> bool {
+        let code = &self.funcs[fi].code;
+        let Some(first) = at.checked_sub(2) else {
+            return false;
+        };
+        let (Op::Const(hi), Op::Const(lo)) = (&code[first], &code[first + 1]) else {
+            return false;
+        };
+        let landed = self.landed[fi].get_or_insert_with(|| landed(code));
+        hi > lo && !landed[first + 1] && !landed[at]
+    }
+}
+
+/// By instruction of `code`: whether a way other than from the
+/// instruction before may lead there (a jump, or a fused instruction
+/// going on past its next).
+fn landed(code: &[Op]) -> Vec<bool> {
+    let mut landed = vec![false; code.len() + 1];
+    for (i, op) in code.iter().enumerate() {
+        if let Some(t) = op.jump_target() {
+            if let Some(l) = landed.get_mut(t as usize) {
+                *l = true;
+            }
+        }
+        let len = parts(op).len();
+        for l in landed.iter_mut().take(i + len + 1).skip(i + 2) {
+            *l = true;
         }
     }
-    let Some(first) = add.checked_sub(2) else {
-        return false;
-    };
-    let (Op::Const(hi), Op::Const(lo)) = (&code[first], &code[first + 1]) else {
-        return false;
-    };
-    if hi <= lo {
-        return false;
-    }
-    // No jump lands after `first`, and no fused instruction before it
-    // skips to there.
-    let inside = |t: usize| t > first && t <= wait;
-    !code.iter().enumerate().any(|(i, op)| {
-        op.jump_target().is_some_and(|t| inside(t as usize))
-            || (i < first && inside(i + unfused(op).len()))
-    })
+    landed
+}
+
+/// The parts of an instruction (see [`unfused`]): the instruction alone
+/// when it is plain.
+#[inline]
+fn parts(op: &Op) -> SmallVec<[Op; 8]> {
+    unfused(op)
 }
