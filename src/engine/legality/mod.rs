@@ -265,20 +265,36 @@ fn try_option(
 ) -> Result<(Verdict, Option<Tried>), RuntimeError> {
     let mut attempt = Attempt::begin(st, cut);
     vm::resume(&mut attempt, arm, value);
-    let verdict = match budget.run(rules, &mut attempt)? {
-        Exit::Failed(m) => Verdict::Refused(Why::Message(m)),
-        Exit::Decide => match lookahead::dead_end(rules, &mut attempt, LOOKAHEAD, budget)? {
-            Some(why) => Verdict::Refused(why),
-            None => Verdict::Legal(Next::Run),
-        },
-        Exit::Legal(m) => Verdict::Legal(Next::Rerun(m)),
-        Exit::Over => Verdict::Legal(Next::Run),
-    };
+    // The options its run reaches are read by the look-ahead only (a try
+    // kept lists them when put back: see `Pending::apply`).
+    let was = std::mem::replace(&mut attempt.keep_unlisted, true);
+    let verdict = judge_run(rules, &mut attempt, budget);
+    attempt.keep_unlisted = was;
+    let verdict = verdict?;
     // The look-ahead's ways are undone: the state is where the option's
     // run stopped.
     let keep = cut && matches!(verdict, Verdict::Legal(Next::Run));
     let tried = keep.then(|| attempt.undo_keeping());
     Ok((verdict, tried))
+}
+
+/// What the run of an option resumed in `st` finds, with the look-ahead
+/// from where it stops (see [`try_option`]).
+#[inline(always)]
+fn judge_run(
+    rules: &Ruleset,
+    st: &mut State,
+    budget: &mut Budget,
+) -> Result<Verdict, RuntimeError> {
+    Ok(match budget.run(rules, st)? {
+        Exit::Failed(m) => Verdict::Refused(Why::Message(m)),
+        Exit::Decide => match lookahead::dead_end(rules, st, LOOKAHEAD, budget)? {
+            Some(why) => Verdict::Refused(why),
+            None => Verdict::Legal(Next::Run),
+        },
+        Exit::Legal(m) => Verdict::Legal(Next::Rerun(m)),
+        Exit::Over => Verdict::Legal(Next::Run),
+    })
 }
 
 impl Pending {
@@ -341,6 +357,7 @@ impl Pending {
         match chosen {
             Some(t) => {
                 t.redo(st);
+                st.vm.list_unlisted();
                 Ok(())
             }
             None => apply(rules, st, d, next),

@@ -443,7 +443,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::ChooseBegin => rare::begin_options(st),
             Op::ChooseAdd(arm) => {
                 let v = pop_i!();
-                if st.vm.options.len() >= MAX_OPTIONS {
+                if st.vm.options_full() {
                     fail!(too_many_options(MAX_OPTIONS as u64 + 1).at(span!()));
                 }
                 st.vm.options.push((*arm, v));

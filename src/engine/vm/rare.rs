@@ -117,8 +117,8 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
         Op::Rotate(v) => rotate(rules, st, v)?,
         Op::ChooseAddSet(arm) => {
             let set = st.vm.stack.pop().expect("set operand");
+            set_options_fit(st.vm.option_count(), set.bits())?;
             let options = &mut st.vm.options;
-            set_options_fit(options.len(), set.bits())?;
             for (wi, w) in set.bits().iter().enumerate() {
                 let mut w = *w;
                 while w != 0 {
@@ -132,7 +132,7 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
             let lo = pop_i(st);
             let hi = pop_i(st);
             let n = if hi > lo { hi.abs_diff(lo) } else { 0 };
-            options_fit(st.vm.options.len(), n)?;
+            options_fit(st.vm.option_count(), n)?;
             st.vm.options.extend((lo..hi).map(|v| (arm, v)));
         }
         _ => unreachable!("not an instruction kept out of the loop: {op:?}"),

@@ -5,7 +5,7 @@
 use super::set_options_fit;
 use super::vars::slots;
 use crate::engine::error::RuntimeError;
-use crate::engine::state::{State, Value};
+use crate::engine::state::{State, Value, Vm};
 use crate::ir::bits::{self, Bits};
 use crate::ir::bytecode::Op;
 use crate::ir::ruleset::Ruleset;
@@ -121,13 +121,19 @@ pub(super) fn add_screened(
     let n = rules.choices[choice as usize].arms[arm as usize]
         .screen
         .len();
+    let keep_unlisted = st.keep_unlisted;
     let vm = &mut st.vm;
     let at = vm.stack.len() - n - 1;
-    let start = vm.options.len();
+    let start = vm.option_count();
     let members = vm.stack[at].bits();
     set_options_fit(start, members)?;
+    if keep_unlisted {
+        keep_unlisted_options(vm, at, (choice, arm));
+        return Ok(());
+    }
+    let listed = vm.options.len();
     push_members(&mut vm.options, arm, members);
-    let end = vm.options.len();
+    let end = start + (vm.options.len() - listed);
     let passing = vm.stack.drain(at + 1..).map(|v| match v {
         Value::S(bits) => bits,
         Value::I(_) => Bits::new(),
@@ -135,6 +141,38 @@ pub(super) fn add_screened(
     vm.screened.add((start, end), (choice, arm), passing);
     vm.stack.truncate(at);
     Ok(())
+}
+
+/// The rest of `ChooseAddScreened` when options may be kept unlisted:
+/// the members of the set at `at` on the stack (the sets above it being
+/// its arm's passing sets) are kept as that set, moved rather than
+/// copied, at one entry of the option list (see
+/// [`crate::engine::state::Screening::add_unlisted`]).
+#[inline(never)]
+fn keep_unlisted_options(vm: &mut Vm, at: usize, (choice, arm): (u32, u16)) {
+    let start = vm.option_count();
+    let members = match std::mem::replace(&mut vm.stack[at], Value::I(0)) {
+        Value::S(members) => members,
+        Value::I(_) => Bits::new(),
+    };
+    let count = bits::count(&members) as usize;
+    let passing = vm.stack.drain(at + 1..).map(|v| match v {
+        Value::S(bits) => bits,
+        Value::I(_) => Bits::new(),
+    });
+    if count == 0 {
+        vm.screened.add((start, start), (choice, arm), passing);
+    } else {
+        let entry = vm.options.len();
+        vm.screened.add_unlisted(
+            (start, start + count),
+            (choice, arm),
+            passing,
+            (entry, members),
+        );
+        vm.options.push((arm, 0));
+    }
+    vm.stack.truncate(at);
 }
 
 /// Appends an option `(arm, m)` for each member `m` of the set: room made
