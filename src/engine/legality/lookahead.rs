@@ -69,6 +69,23 @@ fn dead_end_screened(
     screened: &Screening,
     arms: &[ArmDef],
 ) -> Result<Option<Why>, RuntimeError> {
+    // The options the ways reach are read here only.
+    let keep_unlisted = std::mem::replace(&mut st.keep_unlisted, true);
+    let found = search_ways(rules, st, depth, budget, screened, arms);
+    st.keep_unlisted = keep_unlisted;
+    found
+}
+
+/// [`dead_end_screened`], the options the ways reach being kept unlisted.
+#[inline(always)]
+fn search_ways(
+    rules: &Ruleset,
+    st: &mut State,
+    depth: usize,
+    budget: &mut Budget,
+    screened: &Screening,
+    arms: &[ArmDef],
+) -> Result<Option<Why>, RuntimeError> {
     let mut search = Search {
         rules,
         me: st.status_player(),
@@ -153,11 +170,7 @@ impl Search<'_> {
             None => {
                 let mut attempt = Attempt::begin(st, self.cut);
                 vm::resume(&mut attempt, arm, value);
-                // The options the way reaches are read here only.
-                let was = std::mem::replace(&mut attempt.keep_unlisted, true);
-                let way = try_way(self.rules, &mut attempt, self.me, self.depth, budget);
-                attempt.keep_unlisted = was;
-                way?
+                try_way(self.rules, &mut attempt, self.me, self.depth, budget)?
             }
         };
         Ok(match way {

@@ -168,20 +168,27 @@ pub(crate) fn judge(
 /// `legal;`. All the runs share one [`Budget`]; also returns whether the
 /// look-ahead tried every way it would (no way was left untried for want
 /// of budget).
+#[inline(always)]
 fn try_options(
     rules: &Ruleset,
     st: &mut State,
     cut: bool,
     into: Pending,
 ) -> Result<(Pending, bool), RuntimeError> {
-    if st.vm.screened.is_empty() {
-        return try_each(rules, st, cut, &Screening::default(), into);
-    }
-    // The screening is read while the options are tried, which set the
-    // state's aside and put it back: it is held apart meanwhile.
-    let screened = std::mem::take(&mut st.vm.screened);
-    let tried = try_each(rules, st, cut, &screened, into);
-    st.vm.screened = screened;
+    // The options the tries reach are read by the look-ahead only (a try
+    // kept lists them when put back: see `Pending::apply`).
+    let keep_unlisted = std::mem::replace(&mut st.keep_unlisted, true);
+    let tried = if st.vm.screened.is_empty() {
+        try_each(rules, st, cut, &Screening::default(), into)
+    } else {
+        // The screening is read while the options are tried, which set the
+        // state's aside and put it back: it is held apart meanwhile.
+        let screened = std::mem::take(&mut st.vm.screened);
+        let tried = try_each(rules, st, cut, &screened, into);
+        st.vm.screened = screened;
+        tried
+    };
+    st.keep_unlisted = keep_unlisted;
     tried
 }
 
@@ -265,36 +272,20 @@ fn try_option(
 ) -> Result<(Verdict, Option<Tried>), RuntimeError> {
     let mut attempt = Attempt::begin(st, cut);
     vm::resume(&mut attempt, arm, value);
-    // The options its run reaches are read by the look-ahead only (a try
-    // kept lists them when put back: see `Pending::apply`).
-    let was = std::mem::replace(&mut attempt.keep_unlisted, true);
-    let verdict = judge_run(rules, &mut attempt, budget);
-    attempt.keep_unlisted = was;
-    let verdict = verdict?;
-    // The look-ahead's ways are undone: the state is where the option's
-    // run stopped.
-    let keep = cut && matches!(verdict, Verdict::Legal(Next::Run));
-    let tried = keep.then(|| attempt.undo_keeping());
-    Ok((verdict, tried))
-}
-
-/// What the run of an option resumed in `st` finds, with the look-ahead
-/// from where it stops (see [`try_option`]).
-#[inline(always)]
-fn judge_run(
-    rules: &Ruleset,
-    st: &mut State,
-    budget: &mut Budget,
-) -> Result<Verdict, RuntimeError> {
-    Ok(match budget.run(rules, st)? {
+    let verdict = match budget.run(rules, &mut attempt)? {
         Exit::Failed(m) => Verdict::Refused(Why::Message(m)),
-        Exit::Decide => match lookahead::dead_end(rules, st, LOOKAHEAD, budget)? {
+        Exit::Decide => match lookahead::dead_end(rules, &mut attempt, LOOKAHEAD, budget)? {
             Some(why) => Verdict::Refused(why),
             None => Verdict::Legal(Next::Run),
         },
         Exit::Legal(m) => Verdict::Legal(Next::Rerun(m)),
         Exit::Over => Verdict::Legal(Next::Run),
-    })
+    };
+    // The look-ahead's ways are undone: the state is where the option's
+    // run stopped.
+    let keep = cut && matches!(verdict, Verdict::Legal(Next::Run));
+    let tried = keep.then(|| attempt.undo_keeping());
+    Ok((verdict, tried))
 }
 
 impl Pending {
