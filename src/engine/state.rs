@@ -169,16 +169,35 @@ impl Screening {
     /// The options kept unlisted, in order.
     #[inline]
     pub fn unlisted(&self) -> impl DoubleEndedIterator<Item = Unlisted<'_>> + '_ {
-        self.arms
-            .iter()
-            .filter(|a| a.at != LISTED)
-            .map(|a| Unlisted {
-                at: a.at as usize,
-                start: a.start as usize,
-                count: (a.end - a.start) as usize,
-                arm: a.arm,
-                members: &self.sets[a.members as usize],
-            })
+        self.unlisted_arms().map(|a| Unlisted {
+            at: a.at as usize,
+            start: a.start as usize,
+            count: (a.end - a.start) as usize,
+            arm: a.arm,
+            members: &self.sets[a.members as usize],
+        })
+    }
+
+    /// Forgets that options were kept unlisted (they were listed): the
+    /// screening is then the one made had they been listed at once.
+    fn forget_unlisted(&mut self) {
+        let members: Vec<u32> = self.unlisted_arms().map(|a| a.members).collect();
+        for a in &mut self.arms {
+            a.first -= members.iter().filter(|&&m| m < a.first).count() as u32;
+            a.at = LISTED;
+            a.members = 0;
+        }
+        let mut i = 0;
+        self.sets.retain(|_| {
+            i += 1;
+            !members.contains(&(i - 1))
+        });
+    }
+
+    /// The arms whose options were kept unlisted.
+    #[inline]
+    fn unlisted_arms(&self) -> impl DoubleEndedIterator<Item = &ScreenedArm> + '_ {
+        self.arms.iter().filter(|a| a.at != LISTED)
     }
 
     /// How many options the unlisted sets hold beyond the one entry each
@@ -242,15 +261,13 @@ impl Vm {
             let mut unlisted = self.screened.unlisted().peekable();
             for (i, &option) in self.options.iter().enumerate() {
                 match unlisted.next_if(|u| u.at == i) {
-                    Some(u) => all.extend(bits::members(u.members).map(|m| (u.arm, m))),
+                    Some(u) => bits::push_tagged(&mut all, u.arm, u.members),
                     None => all.push(option),
                 }
             }
         }
         self.options = all;
-        for a in &mut self.screened.arms {
-            a.at = LISTED;
-        }
+        self.screened.forget_unlisted();
     }
 }
 

@@ -132,7 +132,7 @@ pub(super) fn add_screened(
         return Ok(());
     }
     let listed = vm.options.len();
-    push_members(&mut vm.options, arm, members);
+    bits::push_tagged(&mut vm.options, arm, members);
     let end = start + (vm.options.len() - listed);
     let passing = vm.stack.drain(at + 1..).map(|v| match v {
         Value::S(bits) => bits,
@@ -173,34 +173,6 @@ fn keep_unlisted_options(vm: &mut Vm, at: usize, (choice, arm): (u32, u16)) {
         vm.options.push((arm, 0));
     }
     vm.stack.truncate(at);
-}
-
-/// Appends an option `(arm, m)` for each member `m` of the set: room made
-/// once, each option written in place (rather than a push each, which
-/// checks the room and stores the length every time).
-#[inline]
-fn push_members(options: &mut Vec<(u16, i64)>, arm: u16, members: &[u64]) {
-    let n = bits::count(members) as usize;
-    options.reserve(n);
-    let room = options.spare_capacity_mut()[..n].as_mut_ptr();
-    let mut k = 0;
-    for (wi, w) in members.iter().enumerate() {
-        let mut w = *w;
-        let base = wi as i64 * 64;
-        while w != 0 {
-            let m = base + w.trailing_zeros() as i64;
-            // Safety: the loops visit each of the `n` members once, so
-            // `k` stays below `n`, within the `n` slots of `room` (spare
-            // capacity reserved above).
-            unsafe { (*room.add(k)).write((arm, m)) };
-            k += 1;
-            w &= w - 1;
-        }
-    }
-    debug_assert_eq!(k, n);
-    // Safety: `room` is the spare capacity after the options, and its
-    // first `k` (= `n`) slots were all written above.
-    unsafe { options.set_len(options.len() + k) };
 }
 
 /// The elements of a one-dimensional variable (over the seated players
