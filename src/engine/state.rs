@@ -691,4 +691,42 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn options_kept_unlisted_are_listed_as_had_they_been_at_once() {
+        let set = |members: &[usize]| {
+            let mut b = bits::empty(130);
+            members.iter().for_each(|&m| bits::put_at(&mut b, m));
+            b
+        };
+        let (first, second) = ([1, 3, 64, 129], [2]);
+        let passing = || [set(&[1, 64]), set(&[2]), set(&[2, 5])].into_iter();
+        let mut eager = Vm::default();
+        eager.options.push((0, 7));
+        bits::push_tagged(&mut eager.options, 1, &set(&first));
+        eager.screened.add((1, 5), (0, 1), passing().take(1));
+        eager.options.push((2, 5));
+        bits::push_tagged(&mut eager.options, 3, &set(&second));
+        eager.screened.add((6, 7), (0, 3), passing().skip(1));
+        let mut kept = Vm::default();
+        kept.options.push((0, 7));
+        kept.screened
+            .add_unlisted((1, 5), (0, 1), passing().take(1), (1, set(&first)));
+        kept.options.push((1, 0));
+        kept.options.push((2, 5));
+        assert_eq!(kept.option_count(), 6);
+        kept.screened
+            .add_unlisted((6, 7), (0, 3), passing().skip(1), (3, set(&second)));
+        kept.options.push((3, 0));
+        assert_eq!(kept.option_count(), eager.options.len());
+        assert_eq!(kept.first_option_at(1), (1, 1));
+        assert_eq!(kept.first_option_at(3), (3, 2));
+        kept.list_unlisted();
+        assert_eq!(kept.options, eager.options);
+        assert_eq!(
+            format!("{:?}", kept.screened),
+            format!("{:?}", eager.screened)
+        );
+        assert_eq!(kept.option_count(), eager.options.len());
+    }
 }
