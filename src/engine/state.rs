@@ -4,10 +4,10 @@
 use rand_core::SeedableRng;
 use rand_pcg::Pcg64;
 
-use crate::ir::bits::Bits;
+use crate::ir::bits::{self, Bits};
 use crate::ir::bytecode::VarId;
 use crate::ir::grid::GroupLabels;
-use crate::ir::ruleset::{Ruleset, Ty, VarDef};
+use crate::ir::ruleset::{Ruleset, Ty, VarDef, MAX_OPTIONS};
 
 /// A value on the interpreter's stack: 16 bytes.
 ///
@@ -81,7 +81,9 @@ pub struct Screening {
 }
 
 /// The options `start..end`, of arm `arm` of choice `choice`, were
-/// screened with the passing sets from `first` on.
+/// screened with the passing sets from `first` on. When `at` is not
+/// [`LISTED`], they were kept unlisted: they stand at entry `at` of the
+/// option list, and are the members of the set `sets[members]`.
 #[derive(Debug, Clone, Copy)]
 struct ScreenedArm {
     start: u32,
@@ -89,6 +91,27 @@ struct ScreenedArm {
     choice: u32,
     arm: u16,
     first: u32,
+    at: u32,
+    members: u32,
+}
+
+/// [`ScreenedArm::at`] of options listed.
+const LISTED: u32 = u32::MAX;
+
+/// The options of a screened arm kept as their set (see
+/// [`Screening::add_unlisted`]).
+pub struct Unlisted<'a> {
+    /// The entry of the option list they stand at (which holds
+    /// `(arm, 0)`).
+    pub at: usize,
+    /// The index of the first of them among the choice's options.
+    pub start: usize,
+    /// How many (at least one).
+    pub count: usize,
+    /// Their arm.
+    pub arm: u16,
+    /// Their values.
+    pub members: &'a Bits,
 }
 
 impl Screening {
@@ -120,7 +143,68 @@ impl Screening {
             choice,
             arm,
             first,
+            at: LISTED,
+            members: 0,
         });
+    }
+
+    /// Records that the options `start..end` (at least one) of an arm,
+    /// the members of the set `members`, stand unlisted at entry `at` of
+    /// the option list, screened with these passing sets (as
+    /// [`Screening::add`]).
+    pub fn add_unlisted(
+        &mut self,
+        (start, end): (usize, usize),
+        (choice, arm): (u32, u16),
+        sets: impl Iterator<Item = Bits>,
+        (at, members): (usize, Bits),
+    ) {
+        self.add((start, end), (choice, arm), sets);
+        self.sets.push(members);
+        let a = self.arms.last_mut().expect("just added");
+        a.at = at as u32;
+        a.members = self.sets.len() as u32 - 1;
+    }
+
+    /// The options kept unlisted, in order.
+    #[inline]
+    pub fn unlisted(&self) -> impl DoubleEndedIterator<Item = Unlisted<'_>> + '_ {
+        self.unlisted_arms().map(|a| Unlisted {
+            at: a.at as usize,
+            start: a.start as usize,
+            count: (a.end - a.start) as usize,
+            arm: a.arm,
+            members: &self.sets[a.members as usize],
+        })
+    }
+
+    /// Forgets that options were kept unlisted (they were listed): the
+    /// screening is then the one made had they been listed at once.
+    fn forget_unlisted(&mut self) {
+        let members: Vec<u32> = self.unlisted_arms().map(|a| a.members).collect();
+        for a in &mut self.arms {
+            a.first -= members.iter().filter(|&&m| m < a.first).count() as u32;
+            a.at = LISTED;
+            a.members = 0;
+        }
+        let mut i = 0;
+        self.sets.retain(|_| {
+            i += 1;
+            !members.contains(&(i - 1))
+        });
+    }
+
+    /// The arms whose options were kept unlisted.
+    #[inline]
+    fn unlisted_arms(&self) -> impl DoubleEndedIterator<Item = &ScreenedArm> + '_ {
+        self.arms.iter().filter(|a| a.at != LISTED)
+    }
+
+    /// How many options the unlisted sets hold beyond the one entry each
+    /// takes in the option list.
+    #[inline(never)]
+    pub fn unlisted_extra(&self) -> usize {
+        self.unlisted().map(|u| u.count - 1).sum()
     }
 
     /// The arm the `i`-th option belongs to, the options screened with
@@ -134,6 +218,56 @@ impl Screening {
             options: a.start as usize..a.end as usize,
             sets: &self.sets[a.first as usize..],
         })
+    }
+}
+
+impl Vm {
+    /// How many options the current `choose` collected so far, listed
+    /// or not (see [`Screening::add_unlisted`]).
+    #[inline]
+    pub fn option_count(&self) -> usize {
+        if self.screened.is_empty() {
+            return self.options.len();
+        }
+        self.options.len() + self.screened.unlisted_extra()
+    }
+
+    /// Whether the options collected so far leave no room for one more
+    /// ([`MAX_OPTIONS`] at most).
+    #[inline(always)]
+    pub fn options_full(&self) -> bool {
+        self.options.len() >= MAX_OPTIONS
+            || (!self.screened.is_empty() && self.option_count() >= MAX_OPTIONS)
+    }
+
+    /// The `i`-th entry of the option list: the option there, or the first
+    /// of the unlisted ones standing there.
+    #[inline]
+    pub fn first_option_at(&self, i: usize) -> (u16, i64) {
+        match self.screened.unlisted().find(|u| u.at == i) {
+            Some(u) => (u.arm, bits::members(u.members).next().unwrap_or(0)),
+            None => self.options[i],
+        }
+    }
+
+    /// Lists the options kept unlisted, each at its place (the program is
+    /// to be read by more than the look-ahead).
+    pub fn list_unlisted(&mut self) {
+        if self.screened.arms.iter().all(|a| a.at == LISTED) {
+            return;
+        }
+        let mut all = Vec::with_capacity(self.option_count());
+        {
+            let mut unlisted = self.screened.unlisted().peekable();
+            for (i, &option) in self.options.iter().enumerate() {
+                match unlisted.next_if(|u| u.at == i) {
+                    Some(u) => bits::push_tagged(&mut all, u.arm, u.members),
+                    None => all.push(option),
+                }
+            }
+        }
+        self.options = all;
+        self.screened.forget_unlisted();
     }
 }
 
@@ -192,6 +326,10 @@ pub struct State {
     /// `recording`). Off, every option is run to the next decision: the
     /// check that the rules' `legal;` statements tell the truth.
     pub cut_at_legal: bool,
+    /// Whether the options of screened arms may be kept as their sets,
+    /// unlisted (see [`Screening::add_unlisted`]): set while the
+    /// look-ahead, which reads few of them, is what will read them.
+    pub keep_unlisted: bool,
     /// Buffers reused by tries.
     pub spare: Spare,
     /// The steps the last run took, when it did not fail: its
@@ -390,6 +528,7 @@ impl State {
             trail: Vec::new(),
             recording: false,
             cut_at_legal: true,
+            keep_unlisted: false,
             spare: Spare::default(),
             steps_run: 0,
             groups: GroupLabels::default(),
@@ -407,6 +546,7 @@ impl State {
             trail: Vec::new(),
             recording: false,
             cut_at_legal: self.cut_at_legal,
+            keep_unlisted: false,
             spare: Spare::default(),
             steps_run: 0,
             groups: GroupLabels::default(),
@@ -516,5 +656,43 @@ mod tests {
                 assert!(again.is_empty());
             }
         }
+    }
+
+    #[test]
+    fn options_kept_unlisted_are_listed_as_had_they_been_at_once() {
+        let set = |members: &[usize]| {
+            let mut b = bits::empty(130);
+            members.iter().for_each(|&m| bits::put_at(&mut b, m));
+            b
+        };
+        let (first, second) = ([1, 3, 64, 129], [2]);
+        let passing = || [set(&[1, 64]), set(&[2]), set(&[2, 5])].into_iter();
+        let mut eager = Vm::default();
+        eager.options.push((0, 7));
+        bits::push_tagged(&mut eager.options, 1, &set(&first));
+        eager.screened.add((1, 5), (0, 1), passing().take(1));
+        eager.options.push((2, 5));
+        bits::push_tagged(&mut eager.options, 3, &set(&second));
+        eager.screened.add((6, 7), (0, 3), passing().skip(1));
+        let mut kept = Vm::default();
+        kept.options.push((0, 7));
+        kept.screened
+            .add_unlisted((1, 5), (0, 1), passing().take(1), (1, set(&first)));
+        kept.options.push((1, 0));
+        kept.options.push((2, 5));
+        assert_eq!(kept.option_count(), 6);
+        kept.screened
+            .add_unlisted((6, 7), (0, 3), passing().skip(1), (3, set(&second)));
+        kept.options.push((3, 0));
+        assert_eq!(kept.option_count(), eager.options.len());
+        assert_eq!(kept.first_option_at(1), (1, 1));
+        assert_eq!(kept.first_option_at(3), (3, 2));
+        kept.list_unlisted();
+        assert_eq!(kept.options, eager.options);
+        assert_eq!(
+            format!("{:?}", kept.screened),
+            format!("{:?}", eager.screened)
+        );
+        assert_eq!(kept.option_count(), eager.options.len());
     }
 }

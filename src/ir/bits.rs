@@ -106,3 +106,62 @@ pub fn next_from(bits: &[u64], from: i64) -> Option<i64> {
     }
     None
 }
+
+/// The members of a set, ascending.
+#[inline]
+pub fn members(bits: &[u64]) -> impl Iterator<Item = i64> + '_ {
+    bits.iter().enumerate().flat_map(|(wi, w)| {
+        let mut rest = *w;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let b = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                (wi * 64 + b) as i64
+            })
+        })
+    })
+}
+
+/// The members of a set, descending.
+#[inline]
+pub fn members_down(bits: &[u64]) -> impl Iterator<Item = i64> + '_ {
+    bits.iter().enumerate().rev().flat_map(|(wi, w)| {
+        let mut rest = *w;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let b = 63 - rest.leading_zeros() as usize;
+                rest &= !(1 << b);
+                (wi * 64 + b) as i64
+            })
+        })
+    })
+}
+
+/// Appends `(tag, m)` for each member `m` of the set, ascending (a
+/// choice's options of one arm): room made once, each pair written in
+/// place (rather than a push each, which checks the room and stores the
+/// length every time).
+#[inline]
+pub fn push_tagged(out: &mut Vec<(u16, i64)>, tag: u16, members: &[u64]) {
+    let n = count(members) as usize;
+    out.reserve(n);
+    let room = out.spare_capacity_mut()[..n].as_mut_ptr();
+    let mut k = 0;
+    for (wi, w) in members.iter().enumerate() {
+        let mut w = *w;
+        let base = wi as i64 * 64;
+        while w != 0 {
+            let m = base + w.trailing_zeros() as i64;
+            // Safety: the loops visit each of the `n` members once, so
+            // `k` stays below `n`, within the `n` slots of `room` (spare
+            // capacity reserved above).
+            unsafe { (*room.add(k)).write((tag, m)) };
+            k += 1;
+            w &= w - 1;
+        }
+    }
+    debug_assert_eq!(k, n);
+    // Safety: `room` is the spare capacity after the pairs, and its
+    // first `k` (= `n`) slots were all written above.
+    unsafe { out.set_len(out.len() + k) };
+}

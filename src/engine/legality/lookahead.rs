@@ -5,6 +5,7 @@
 use crate::engine::error::RuntimeError;
 use crate::engine::state::{Screening, State, Status};
 use crate::engine::vm::{self, Exit};
+use crate::ir::bits;
 use crate::ir::ruleset::{ArmDef, Ruleset};
 
 use super::attempt::Attempt;
@@ -56,7 +57,10 @@ pub(super) fn dead_end(
 }
 
 /// [`dead_end`] with the choice's screening held apart; `arms` are the
-/// arms of the choice `st` waits at.
+/// arms of the choice `st` waits at. The options are asked about one by
+/// one, and those kept unlisted (see [`crate::engine::state::Unlisted`])
+/// are read from their sets: a search that soon finds a sound way on
+/// reads few of them.
 fn dead_end_screened(
     rules: &Ruleset,
     st: &mut State,
@@ -65,53 +69,121 @@ fn dead_end_screened(
     screened: &Screening,
     arms: &[ArmDef],
 ) -> Result<Option<Why>, RuntimeError> {
-    let me = st.status_player();
-    let cut = st.cut_at_legal;
-    // The reason of the refused option with the highest index, whatever
-    // order the search took.
-    let mut last: Option<(usize, Why)> = None;
-    let mut note = |i: usize, why: Why| {
-        if last.is_none_or(|(j, _)| j < i) {
-            last = Some((i, why));
-        }
+    // The options the ways reach are read here only.
+    let keep_unlisted = std::mem::replace(&mut st.keep_unlisted, true);
+    let found = search_ways(rules, st, depth, budget, screened, arms);
+    st.keep_unlisted = keep_unlisted;
+    found
+}
+
+/// [`dead_end_screened`], the options the ways reach being kept unlisted.
+#[inline(always)]
+fn search_ways(
+    rules: &Ruleset,
+    st: &mut State,
+    depth: usize,
+    budget: &mut Budget,
+    screened: &Screening,
+    arms: &[ArmDef],
+) -> Result<Option<Why>, RuntimeError> {
+    let mut search = Search {
+        rules,
+        me: st.status_player(),
+        cut: st.cut_at_legal,
+        depth,
+        screen: screening::Screen::new(rules, screened),
+        last: None,
     };
-    let n = st.vm.options.len();
     let has_quick = arms.iter().any(|a| a.quick);
-    // The quick options first (when there are any), then the others.
+    // The quick options first (when there are any), then the others; each
+    // time from the last option to the first.
     let passes: &[bool] = if has_quick { &[true, false] } else { &[false] };
-    let mut screen = screening::Screen::new(rules, screened);
-    for (pass, i) in passes
-        .iter()
-        .flat_map(|p| (0..n).rev().map(move |i| (*p, i)))
-    {
-        if has_quick && is_quick(arms, st, i) != pass {
-            continue;
-        }
-        let (arm, value) = st.vm.options[i];
-        let screened_out = if cut { screen.refusal(i, value) } else { None };
-        match judge_untried(rules, st, screened_out, arm, value, budget)? {
-            Some(Way::Sound) => return Ok(None),
-            Some(Way::Refused(why)) => {
-                note(i, why);
+    for &pass in passes {
+        let quick_as = |arm: u16| !has_quick || is_quick(arms, arm) == pass;
+        // The index of the option at the entry `e` of the list, or of the
+        // first of those unlisted there.
+        let mut i = st.vm.option_count();
+        let mut unlisted = screened.unlisted().rev().peekable();
+        for e in (0..st.vm.options.len()).rev() {
+            if let Some(u) = unlisted.next_if(|u| u.at == e) {
+                i -= u.count;
+                if !quick_as(u.arm) {
+                    continue;
+                }
+                for (k, value) in bits::members_down(u.members).enumerate() {
+                    if search.sound(st, budget, i + u.count - 1 - k, u.arm, value)? {
+                        return Ok(None);
+                    }
+                }
                 continue;
             }
-            Some(Way::NoOption) => continue,
-            None => {}
-        }
-        let mut attempt = Attempt::begin(st, cut);
-        vm::resume(&mut attempt, arm, value);
-        match try_way(rules, &mut attempt, me, depth, budget)? {
-            Way::Sound => return Ok(None),
-            Way::Refused(why) => note(i, why),
-            Way::NoOption => {}
+            i -= 1;
+            let (arm, value) = st.vm.options[e];
+            if quick_as(arm) && search.sound(st, budget, i, arm, value)? {
+                return Ok(None);
+            }
         }
     }
     // Every way on fails: the reason given is the one of the last option,
     // whatever order the search took.
-    Ok(Some(last.map_or_else(
+    Ok(Some(search.last.map_or_else(
         || Why::NoOption(choice_span(rules, st)),
         |(_, why)| why,
     )))
+}
+
+/// The look-ahead at one decision, as it asks about its options.
+struct Search<'a> {
+    rules: &'a Ruleset,
+    /// The player deciding.
+    me: Option<usize>,
+    /// Whether the runs stop at `legal;` (and options are screened).
+    cut: bool,
+    /// How many more of the player's decisions may be looked through.
+    depth: usize,
+    /// The options refused by their arm's screened requirements.
+    screen: screening::Screen<'a>,
+    /// The reason of the refused option with the highest index, whatever
+    /// order the search took.
+    last: Option<(usize, Why)>,
+}
+
+impl Search<'_> {
+    /// Whether the way on through the `i`-th option (`arm`, `value`) is
+    /// sound; a refusal is noted.
+    #[inline(always)]
+    fn sound(
+        &mut self,
+        st: &mut State,
+        budget: &mut Budget,
+        i: usize,
+        arm: u16,
+        value: i64,
+    ) -> Result<bool, RuntimeError> {
+        let screened_out = if self.cut {
+            self.screen.refusal(i, value)
+        } else {
+            None
+        };
+        let way = match judge_untried(self.rules, st, screened_out, arm, value, budget)? {
+            Some(way) => way,
+            None => {
+                let mut attempt = Attempt::begin(st, self.cut);
+                vm::resume(&mut attempt, arm, value);
+                try_way(self.rules, &mut attempt, self.me, self.depth, budget)?
+            }
+        };
+        Ok(match way {
+            Way::Sound => true,
+            Way::Refused(why) => {
+                if self.last.is_none_or(|(j, _)| j < i) {
+                    self.last = Some((i, why));
+                }
+                false
+            }
+            Way::NoOption => false,
+        })
+    }
 }
 
 /// Runs one way on (an option just resumed in `st`) to its next stop.
@@ -129,7 +201,7 @@ fn try_way(
         Exit::Failed(m) => Way::Refused(Why::Message(m)),
         Exit::Decide if st.vm.options.is_empty() => Way::NoOption,
         Exit::Decide if depth > 0 && st.status_player() == me => {
-            if st.vm.options.len() == 1 && !legal_untried(rules, st) {
+            if st.vm.option_count() == 1 && !legal_untried(rules, st) {
                 return go_on_in_place(rules, st, me, depth - 1, budget);
             }
             match dead_end(rules, st, depth - 1, budget)? {
@@ -173,7 +245,7 @@ fn only_way(
     st: &mut State,
     budget: &mut Budget,
 ) -> Result<Option<Way>, RuntimeError> {
-    let (arm, value) = st.vm.options[0];
+    let (arm, value) = st.vm.first_option_at(0);
     let screened_out = if st.cut_at_legal {
         screening::refusal(rules, &st.vm.screened, 0, value)
     } else {
@@ -240,12 +312,11 @@ fn legal_untried(rules: &Ruleset, st: &State) -> bool {
     }
 }
 
-/// Whether the `i`-th option of the choice `st` waits at (of these
-/// `arms`) is quick (a `pass`, a `done`): the look-ahead tries those
-/// first, as they usually end a player's sequence at once; then the
-/// others, later arms first (often the ones that end a sequence). Only
-/// the time the look-ahead takes depends on this order, never its answer.
-fn is_quick(arms: &[ArmDef], st: &State, i: usize) -> bool {
-    let arm = st.vm.options[i].0 as usize;
-    arms.get(arm).is_some_and(|a| a.quick)
+/// Whether the options of `arm` (of these `arms`) are quick (a `pass`,
+/// a `done`): the look-ahead tries those first, as they usually end a
+/// player's sequence at once; then the others, later arms first (often
+/// the ones that end a sequence). Only the time the look-ahead takes
+/// depends on this order, never its answer.
+fn is_quick(arms: &[ArmDef], arm: u16) -> bool {
+    arms.get(arm as usize).is_some_and(|a| a.quick)
 }

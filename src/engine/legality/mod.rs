@@ -168,20 +168,27 @@ pub(crate) fn judge(
 /// `legal;`. All the runs share one [`Budget`]; also returns whether the
 /// look-ahead tried every way it would (no way was left untried for want
 /// of budget).
+#[inline(always)]
 fn try_options(
     rules: &Ruleset,
     st: &mut State,
     cut: bool,
     into: Pending,
 ) -> Result<(Pending, bool), RuntimeError> {
-    if st.vm.screened.is_empty() {
-        return try_each(rules, st, cut, &Screening::default(), into);
-    }
-    // The screening is read while the options are tried, which set the
-    // state's aside and put it back: it is held apart meanwhile.
-    let screened = std::mem::take(&mut st.vm.screened);
-    let tried = try_each(rules, st, cut, &screened, into);
-    st.vm.screened = screened;
+    // The options the tries reach are read by the look-ahead only (a try
+    // kept lists them when put back: see `Pending::apply`).
+    let keep_unlisted = std::mem::replace(&mut st.keep_unlisted, true);
+    let tried = if st.vm.screened.is_empty() {
+        try_each(rules, st, cut, &Screening::default(), into)
+    } else {
+        // The screening is read while the options are tried, which set the
+        // state's aside and put it back: it is held apart meanwhile.
+        let screened = std::mem::take(&mut st.vm.screened);
+        let tried = try_each(rules, st, cut, &screened, into);
+        st.vm.screened = screened;
+        tried
+    };
+    st.keep_unlisted = keep_unlisted;
     tried
 }
 
@@ -341,6 +348,7 @@ impl Pending {
         match chosen {
             Some(t) => {
                 t.redo(st);
+                st.vm.list_unlisted();
                 Ok(())
             }
             None => apply(rules, st, d, next),

@@ -118,8 +118,8 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
         Op::Rotate(v) => rotate(rules, st, v)?,
         Op::ChooseAddSet(arm) => {
             let set = st.vm.stack.pop().expect("set operand");
+            set_options_fit(st.vm.option_count(), set.bits())?;
             let options = &mut st.vm.options;
-            set_options_fit(options.len(), set.bits())?;
             for (wi, w) in set.bits().iter().enumerate() {
                 let mut w = *w;
                 while w != 0 {
@@ -133,7 +133,7 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
             let lo = pop_i(st);
             let hi = pop_i(st);
             let n = if hi > lo { hi.abs_diff(lo) } else { 0 };
-            options_fit(st.vm.options.len(), n)?;
+            options_fit(st.vm.option_count(), n)?;
             st.vm.options.extend((lo..hi).map(|v| (arm, v)));
         }
         _ => unreachable!("not an instruction kept out of the loop: {op:?}"),
@@ -183,7 +183,7 @@ pub(super) unsafe fn builtin_at(
 /// `ChooseAdd`: option (arm, value) added; an error past the limit.
 #[inline(always)]
 pub(super) fn add_option(st: &mut State, arm: u16, v: i64) -> Result<(), RuntimeError> {
-    if st.vm.options.len() >= MAX_OPTIONS {
+    if st.vm.options_full() {
         return Err(too_many_options(MAX_OPTIONS as u64 + 1));
     }
     st.vm.options.push((arm, v));

@@ -5,7 +5,7 @@
 use super::set_options_fit;
 use super::vars::slots;
 use crate::engine::error::RuntimeError;
-use crate::engine::state::{State, Value};
+use crate::engine::state::{State, Value, Vm};
 use crate::ir::bits::{self, Bits};
 use crate::ir::bytecode::Op;
 use crate::ir::ruleset::Ruleset;
@@ -121,13 +121,19 @@ pub(super) fn add_screened(
     let n = rules.choices[choice as usize].arms[arm as usize]
         .screen
         .len();
+    let keep_unlisted = st.keep_unlisted;
     let vm = &mut st.vm;
     let at = vm.stack.len() - n - 1;
-    let start = vm.options.len();
+    let start = vm.option_count();
     let members = vm.stack[at].bits();
     set_options_fit(start, members)?;
-    push_members(&mut vm.options, arm, members);
-    let end = vm.options.len();
+    if keep_unlisted {
+        keep_unlisted_options(vm, at, (choice, arm));
+        return Ok(());
+    }
+    let listed = vm.options.len();
+    bits::push_tagged(&mut vm.options, arm, members);
+    let end = start + (vm.options.len() - listed);
     let passing = vm.stack.drain(at + 1..).map(|v| match v {
         Value::S(bits) => bits,
         Value::I(_) => Bits::new(),
@@ -137,32 +143,36 @@ pub(super) fn add_screened(
     Ok(())
 }
 
-/// Appends an option `(arm, m)` for each member `m` of the set: room made
-/// once, each option written in place (rather than a push each, which
-/// checks the room and stores the length every time).
-#[inline]
-fn push_members(options: &mut Vec<(u16, i64)>, arm: u16, members: &[u64]) {
-    let n = bits::count(members) as usize;
-    options.reserve(n);
-    let room = options.spare_capacity_mut()[..n].as_mut_ptr();
-    let mut k = 0;
-    for (wi, w) in members.iter().enumerate() {
-        let mut w = *w;
-        let base = wi as i64 * 64;
-        while w != 0 {
-            let m = base + w.trailing_zeros() as i64;
-            // Safety: the loops visit each of the `n` members once, so
-            // `k` stays below `n`, within the `n` slots of `room` (spare
-            // capacity reserved above).
-            unsafe { (*room.add(k)).write((arm, m)) };
-            k += 1;
-            w &= w - 1;
-        }
+/// The rest of `ChooseAddScreened` when options may be kept unlisted:
+/// the members of the set at `at` on the stack (the sets above it being
+/// its arm's passing sets) are kept as that set, moved rather than
+/// copied, at one entry of the option list (see
+/// [`crate::engine::state::Screening::add_unlisted`]).
+#[inline(never)]
+fn keep_unlisted_options(vm: &mut Vm, at: usize, (choice, arm): (u32, u16)) {
+    let start = vm.option_count();
+    let members = match std::mem::replace(&mut vm.stack[at], Value::I(0)) {
+        Value::S(members) => members,
+        Value::I(_) => Bits::new(),
+    };
+    let count = bits::count(&members) as usize;
+    let passing = vm.stack.drain(at + 1..).map(|v| match v {
+        Value::S(bits) => bits,
+        Value::I(_) => Bits::new(),
+    });
+    if count == 0 {
+        vm.screened.add((start, start), (choice, arm), passing);
+    } else {
+        let entry = vm.options.len();
+        vm.screened.add_unlisted(
+            (start, start + count),
+            (choice, arm),
+            passing,
+            (entry, members),
+        );
+        vm.options.push((arm, 0));
     }
-    debug_assert_eq!(k, n);
-    // Safety: `room` is the spare capacity after the options, and its
-    // first `k` (= `n`) slots were all written above.
-    unsafe { options.set_len(options.len() + k) };
+    vm.stack.truncate(at);
 }
 
 /// The elements of a one-dimensional variable (over the seated players
