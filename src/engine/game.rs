@@ -14,6 +14,7 @@ use crate::engine::legality::{self, Pending};
 use crate::engine::sample::uniform_below;
 use crate::engine::state::{State, Status, Value};
 use crate::engine::vm::{self, Exit};
+use crate::ir::bytecode::Op;
 use crate::ir::ruleset::{Ruleset, Ty, VarDef};
 use crate::ir::span::Span;
 
@@ -83,6 +84,16 @@ fn state_too_large(rules: &Ruleset) -> RuntimeError {
              {MAX_STATE_WORDS} words{name}"
         ),
     )
+}
+
+/// The value of a variable's initialiser `f`: read off its code when it
+/// is a constant (`Const`, then `Ret`: most are), else evaluated.
+fn init_value(rules: &Ruleset, state: &mut State, f: u32) -> Result<Value, ApplyError> {
+    let func = &rules.funcs[f as usize];
+    if let (true, [Op::Const(k), Op::Ret, ..]) = (func.returns, func.code.as_slice()) {
+        return Ok(Value::I(*k));
+    }
+    vm::eval(rules, state, f, Vec::new()).map_err(ApplyError::Runtime)
 }
 
 /// A game being played. Cloning copies the whole position and its
@@ -158,8 +169,7 @@ impl Game {
         let mut state = State::new(rules, players, seed);
         for v in &rules.vars {
             if let Some(f) = v.init {
-                let val =
-                    vm::eval(rules, &mut state, f, Vec::new()).map_err(ApplyError::Runtime)?;
+                let val = init_value(rules, &mut state, f)?;
                 for flat in 0..v.len() {
                     let o = v.offset + flat * v.elem_words;
                     match &val {

@@ -4,7 +4,7 @@
 use super::sets::set_elems;
 use crate::engine::state::{State, Value};
 use crate::ir::bits::{self, Bits};
-use crate::ir::bytecode::Op;
+use crate::ir::bytecode::{KindId, Op};
 use crate::ir::grid;
 use crate::ir::ruleset::{Kind, Ruleset, NO_CELL};
 
@@ -52,28 +52,75 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) {
             stack.truncate(stack.len() - 3);
             Value::I(n)
         }
-        Op::GridCell(k) => {
-            let y = pop_i(stack);
-            let x = pop_i(stack);
-            let g = rules.kinds[k as usize].grid.unwrap_or_default();
-            let inside = (0..g.width as i64).contains(&x) && (0..g.height as i64).contains(&y);
-            Value::I(if inside { y * g.width as i64 + x } else { -1 })
-        }
-        Op::RunLength(k, back) => {
-            // Read in place: the set is not moved off the stack.
-            let [c, dx, dy, cells] = stack.last_chunk::<4>().expect("four operands");
-            let step = match back {
-                // As `Neg` on each step.
-                true => (dx.int().saturating_neg(), dy.int().saturating_neg()),
-                false => (dx.int(), dy.int()),
-            };
-            let n = grid::run_length(&rules.kinds[k as usize], c.int(), step, cells.bits());
-            stack.truncate(stack.len() - 4);
-            Value::I(n)
-        }
         _ => unreachable!("not a grid instruction"),
     };
     st.vm.stack.push(out);
+}
+
+/// `GridCell` (`cell`) on the two operands below `sp` (column, row), in
+/// place: they are replaced by the cell (none off the grid), and the new
+/// top is returned.
+///
+/// # Safety
+///
+/// The two values below `sp` are set and belong to the running frame's
+/// operands: `verify` proved the instruction's stack effect (two operands
+/// in, one out), so they lie above the frame's locals.
+#[inline]
+pub(super) unsafe fn grid_cell_at(rules: &Ruleset, k: KindId, sp: *mut Value) -> *mut Value {
+    // Safety: the two operands are set (see above).
+    let (x, y) = unsafe { ((*sp.sub(2)).int(), (*sp.sub(1)).int()) };
+    let g = rules.kinds.get(k as usize).and_then(|kind| kind.grid);
+    let g = g.unwrap_or_default();
+    let inside = (0..g.width as i64).contains(&x) && (0..g.height as i64).contains(&y);
+    // Safety: each operand is dropped once, in place; the first takes the
+    // result, and the top is then past it.
+    unsafe {
+        std::ptr::drop_in_place(sp.sub(1));
+        *sp.sub(2) = Value::I(if inside { y * g.width as i64 + x } else { -1 });
+        sp.sub(1)
+    }
+}
+
+/// `RunLength` (`run_length`) on the four operands below `sp` (cell,
+/// step across, step down, set), in place: they are replaced by the length,
+/// and the new top is returned. The set is read where it lies and dropped
+/// after; no trip through the stack's vector.
+///
+/// # Safety
+///
+/// The four values below `sp` are set and belong to the running frame's
+/// operands, as the interpreter's stack is for a `RunLength`: `verify`
+/// proved its stack effect (four operands in, one out), so they lie above
+/// the frame's locals.
+#[inline]
+pub(super) unsafe fn run_length_at(
+    rules: &Ruleset,
+    k: KindId,
+    back: bool,
+    sp: *mut Value,
+) -> *mut Value {
+    // Safety: the four operands are set (see above).
+    let (c, dx, dy, cells) = unsafe { (&*sp.sub(4), &*sp.sub(3), &*sp.sub(2), &*sp.sub(1)) };
+    let step = match back {
+        // As `Neg` on each step.
+        true => (dx.int().saturating_neg(), dy.int().saturating_neg()),
+        false => (dx.int(), dy.int()),
+    };
+    let n = match rules.kinds.get(k as usize) {
+        Some(kind) => grid::run_length(kind, c.int(), step, cells.bits()),
+        None => 0,
+    };
+    // Safety: each operand is dropped once, in place; the first takes the
+    // result (its old value dropped by the assignment), and the top is
+    // then past it.
+    unsafe {
+        std::ptr::drop_in_place(sp.sub(1));
+        std::ptr::drop_in_place(sp.sub(2));
+        std::ptr::drop_in_place(sp.sub(3));
+        *sp.sub(4) = Value::I(n);
+        sp.sub(3)
+    }
 }
 
 /// The cell one step from a cell in direction `d` (none off the grid or

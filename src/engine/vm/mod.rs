@@ -393,9 +393,10 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::Toward(_)
             | Op::Connected(_)
             | Op::Components(_)
-            | Op::GroupsAround(..)
-            | Op::GridCell(_)
-            | Op::RunLength(..) => released!(grid::instruction(rules, st, op)),
+            | Op::GroupsAround(..) => released!(grid::instruction(rules, st, op)),
+            // Safety, both: their operands lie above the locals (see above).
+            Op::GridCell(k) => sp = unsafe { grid::grid_cell_at(rules, *k, sp) },
+            Op::RunLength(k, back) => sp = unsafe { grid::run_length_at(rules, *k, *back, sp) },
             Op::MembersEq(_) | Op::MembersFieldEq(..) | Op::FieldImage(..) => {
                 released!(members(rules, st, op))
             }

@@ -1,6 +1,8 @@
 //! Aggregates over a binder: `sum`, `count`, `min`, `max`, `any`, `all`,
 //! `argmax`, `argmin`.
 
+use std::cell::RefCell;
+
 use crate::ir::bytecode::{BinaryOp, Builtin, Op};
 use crate::ir::codes::Code;
 use crate::ir::ruleset::Ty;
@@ -30,8 +32,17 @@ impl Compiler<'_> {
         body: Option<&Expr>,
         sp: Span,
     ) -> Ty {
+        // Only this aggregate may answer a condition's wish for a branch.
+        let wish = f.branch_into.take();
         if let Some(t) = self.counted_natively(f, agg, b, body, sp) {
             return t;
+        }
+        if let (Some(wish), Aggregate::Any | Aggregate::All, Some(e)) = (wish, agg, body) {
+            let is_any = agg == Aggregate::Any;
+            if let Some(jumps) = self.decided_unrolled(f, is_any, b, e, wish) {
+                f.branched = Some(jumps);
+                return Ty::Bool;
+            }
         }
         let fold = Fold {
             acc: f.temp(),
@@ -63,17 +74,23 @@ impl Compiler<'_> {
                 "write count(x in S where condition)",
             );
         }
+        let decides = matches!(agg, Aggregate::Any | Aggregate::All);
         if matches!(agg, Aggregate::ArgMax | Aggregate::ArgMin) {
             f.emit(Op::SetMake(ANY_KIND, 0), sp);
             f.emit(Op::Store(fold.acc), sp);
             f.emit(Op::Const(init), sp);
             f.emit(Op::Store(fold.best), sp);
-        } else {
+        } else if !decides {
             f.emit(Op::Const(init), sp);
             f.emit(Op::Store(fold.acc), sp);
         }
         let (elem, exits) = self.scoped(f, |c, f| c.aggregate_loop(f, agg, b, body, fold, sp));
-        f.emit(Op::Load(fold.acc), sp);
+        // `any` and `all` leave early with the result when it is decided:
+        // past the end it is the initial value (nothing is folded).
+        match decides {
+            true => f.emit(Op::Const(init), sp),
+            false => f.emit(Op::Load(fold.acc), sp),
+        };
         // An early exit has pushed the result itself.
         for j in exits {
             f.patch_here(j);
@@ -107,14 +124,14 @@ impl Compiler<'_> {
     ) -> (Ty, Vec<usize>) {
         // Early exits: `any` at the first true, `all` at the first false,
         // and `min(x in lo..hi: x)` at the first element (ranges ascend).
-        let mut exits: Vec<usize> = Vec::new();
+        let exits = RefCell::new(Vec::new());
         let min_of_var = agg == Aggregate::Min
             && matches!(b.source, Source::Range(..))
             && matches!(body.map(|e| &e.kind), Some(ExprKind::Name(id)) if id.name == b.var.name);
-        let elem = self.binder_loop(f, b, false, |c, f, var| {
+        let mut element = |c: &mut Self, f: &mut FnCtx, var: u16| {
             if min_of_var {
                 f.emit(Op::Load(var), sp);
-                exits.push(f.emit(Op::Jump(0), sp));
+                exits.borrow_mut().push(f.emit(Op::Jump(0), sp));
                 return;
             }
             match (agg, body) {
@@ -125,7 +142,8 @@ impl Compiler<'_> {
                     f.emit(Op::Store(fold.acc), sp);
                 }
                 (Aggregate::Any | Aggregate::All, Some(e)) => {
-                    exits.push(c.decide_early(f, agg == Aggregate::Any, e, sp));
+                    let exit = c.decide_early(f, agg == Aggregate::Any, e, sp);
+                    exits.borrow_mut().push(exit);
                 }
                 (Aggregate::ArgMax | Aggregate::ArgMin, Some(e)) => {
                     c.keep_best(f, agg == Aggregate::ArgMax, e, var, fold, sp);
@@ -133,8 +151,22 @@ impl Compiler<'_> {
                 (_, Some(e)) => c.fold_value(f, agg, e, fold, sp),
                 (_, None) => {} // reported above
             }
-        });
-        (elem, exits)
+        };
+        // Only `any` and `all` are unrolled: they gain the most (no
+        // loop, the exits straight to where the value goes); a `sum`
+        // unrolled lost more fused instructions than it gained in
+        // Tzolk'in. (argmax/argmin could not be: they read the
+        // element's slot, which an unrolled loop never stores.)
+        let unroll = matches!(agg, Aggregate::Any | Aggregate::All);
+        if let Some(elem) = unroll
+            .then(|| self.unrolled_loop(f, b, body, &mut element))
+            .flatten()
+        {
+            return (elem, exits.into_inner());
+        }
+        exits.borrow_mut().clear(); // the unrolled code was taken back
+        let elem = self.binder_loop(f, b, false, element);
+        (elem, exits.into_inner())
     }
 
     /// `sum`, `min`, `max`: folds the value of `e` into the result.

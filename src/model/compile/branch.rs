@@ -61,8 +61,10 @@ impl Compiler<'_> {
             }
             _ => {
                 // A call of a boolean function that is inlined compiles
-                // its body as this branch.
-                f.branch_into = matches!(c.kind, ExprKind::Call(..)).then_some((when, sp));
+                // its body as this branch, and so does an unrolled `any`
+                // or `all`.
+                let answers = matches!(c.kind, ExprKind::Call(..) | ExprKind::Aggregate(..));
+                f.branch_into = answers.then_some((when, sp));
                 let t = self.expr(f, c);
                 f.branch_into = None;
                 self.expect(&Ty::Bool, &t, c.span, what);

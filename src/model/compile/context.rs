@@ -14,6 +14,19 @@ pub(super) struct Local {
     pub(super) name: String,
     pub(super) ty: Ty,
     pub(super) slot: u16,
+    /// The value the local is known to hold wherever its name is in
+    /// scope (an element of an unrolled loop): read as that constant, the
+    /// slot itself is never stored.
+    pub(super) value: Option<i64>,
+}
+
+/// A point of the compilation of a body, to come back to.
+pub(super) struct Mark {
+    code: usize,
+    locals: usize,
+    nlocals: u16,
+    too_many_locals: bool,
+    pinned: u32,
 }
 
 /// A loop being compiled: where `continue` goes, and the jumps that leave
@@ -42,6 +55,13 @@ pub struct FnCtx {
     /// The jumps of a call's body compiled as a branch, for the condition
     /// that asked.
     pub(super) branched: Option<Vec<usize>>,
+    /// How many fields of constant items were read as constants so far
+    /// (an unrolled loop is kept only where it folds some).
+    pub(super) folded_fields: usize,
+    /// Whether a loop is being unrolled: loops inside it are not (each
+    /// body is then compiled at most twice, by a try and by the loop that
+    /// replaces it, however deep loops nest).
+    pub(super) unrolling: bool,
     /// The greatest index code may be entered at other than from the
     /// instruction before (a jump's target, a loop's top, where a light
     /// try starts): the code before it is never rewritten (see
@@ -64,6 +84,8 @@ impl FnCtx {
             branch_into: None,
             branched: None,
             pinned: 0,
+            folded_fields: 0,
+            unrolling: false,
         };
         for (n, t) in params {
             f.declare(n, t.clone());
@@ -181,18 +203,66 @@ impl FnCtx {
             name: name.to_string(),
             ty,
             slot,
+            value: None,
         });
         slot
+    }
+
+    /// Names the slot `slot` (allocated, never stored) as the constant
+    /// `value` in the current scope: the name is read as `Const(value)`
+    /// (see [`Local::value`]).
+    pub(super) fn name_known(&mut self, name: &str, ty: Ty, slot: u16, value: i64) {
+        let value = (!self.too_many_locals).then_some(value);
+        self.locals.push(Local {
+            name: name.to_string(),
+            ty,
+            slot,
+            value,
+        });
+    }
+
+    /// Where the code stands now, to come back to ([`FnCtx::rewind`]).
+    pub(super) fn mark(&self) -> Mark {
+        Mark {
+            code: self.code.len(),
+            locals: self.locals.len(),
+            nlocals: self.nlocals,
+            too_many_locals: self.too_many_locals,
+            pinned: self.pinned,
+        }
+    }
+
+    /// Forgets the code emitted and the locals declared since `m`.
+    pub(super) fn rewind(&mut self, m: Mark) {
+        self.code.truncate(m.code);
+        self.spans.truncate(m.code);
+        self.locals.truncate(m.locals);
+        self.nlocals = m.nlocals;
+        self.too_many_locals = m.too_many_locals;
+        self.pinned = m.pinned;
     }
 
     /// Names the existing local `slot` in the current scope (a value
     /// already stored there is given its name without a copy).
     pub(super) fn alias(&mut self, name: &str, ty: Ty, slot: u16) {
+        let value = self.known(slot);
         self.locals.push(Local {
             name: name.to_string(),
             ty,
             slot,
+            value,
         });
+    }
+
+    /// The constant the local `slot` is known to hold, if any (the last
+    /// declaration of the slot tells: a slot is never given to two
+    /// locals, but an alias names it again).
+    fn known(&self, slot: u16) -> Option<i64> {
+        self.locals
+            .iter()
+            .rev()
+            .find(|l| l.slot == slot)
+            .and_then(|l| l.value)
     }
 
     /// A nameless local.
@@ -288,10 +358,13 @@ impl Compiler<'_> {
             .collect();
         let mark = f.locals.len();
         for ((name, ty), slot) in params.iter().zip(slots) {
+            // An argument naming a known constant local keeps it known.
+            let value = f.known(*slot);
             f.locals.push(Local {
                 name: name.clone(),
                 ty: ty.clone(),
                 slot: *slot,
+                value,
             });
         }
         let out = body(self, f);

@@ -142,7 +142,10 @@ impl Compiler<'_> {
         let sp = id.span;
         if let Some(l) = f.lookup(&id.name) {
             let (slot, ty) = (l.slot, l.ty.clone());
-            f.emit(Op::Load(slot), sp);
+            match l.value {
+                Some(v) => f.emit(Op::Const(v), sp),
+                None => f.emit(Op::Load(slot), sp),
+            };
             return ty;
         }
         if let Some(def) = builtins::named(&id.name) {
@@ -276,7 +279,25 @@ impl Compiler<'_> {
         };
         let ty = kind.fields[i].ty.clone();
         if is_scalar(&ty) {
-            f.emit(Op::Field(k, i as u16), sp);
+            // The field of a constant item (`kind.item.f`, an unrolled
+            // loop's element) is the constant of the kind's data.
+            let known = |e: i64| {
+                let row = usize::try_from(e).ok().filter(|&e| e < kind.items.len())?;
+                (k != PLAYER).then(|| kind.data.get(row)?.get(i).map(|d| d.int()))?
+            };
+            let taken = f.take_const();
+            match taken.and_then(known) {
+                Some(v) => {
+                    f.folded_fields += 1;
+                    f.emit(Op::Const(v), sp)
+                }
+                None => {
+                    if let Some(e) = taken {
+                        f.emit(Op::Const(e), sp);
+                    }
+                    f.emit(Op::Field(k, i as u16), sp)
+                }
+            };
             ty
         } else {
             self.err(

@@ -33,6 +33,7 @@ mod native;
 mod peephole;
 mod stmt;
 mod types;
+mod unroll;
 
 pub use builtins::{check_reserved, is_reserved};
 pub use context::FnCtx;
