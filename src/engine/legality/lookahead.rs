@@ -102,7 +102,9 @@ fn search_ways(
         let quick_as = |arm: u16| !has_quick || is_quick(arms, arm) == pass;
         // The index of the option at the entry `e` of the list, or of the
         // first of those unlisted there.
-        let mut i = st.vm.option_count();
+        // (The screening is held apart from the state: its unlisted
+        // options are counted from it, not from `st`.)
+        let mut i = st.vm.options.len() + screened.unlisted_extra();
         let mut unlisted = screened.unlisted().rev().peekable();
         for e in (0..st.vm.options.len()).rev() {
             if let Some(u) = unlisted.next_if(|u| u.at == e) {
