@@ -245,7 +245,7 @@ impl Vm {
     #[inline]
     pub fn first_option_at(&self, i: usize) -> (u16, i64) {
         match self.screened.unlisted().find(|u| u.at == i) {
-            Some(u) => (u.arm, bits::members(u.members).next().unwrap_or(0)),
+            Some(u) => (u.arm, bits::next_from(u.members, 0).unwrap_or(0)),
             None => self.options[i],
         }
     }

@@ -107,21 +107,6 @@ pub fn next_from(bits: &[u64], from: i64) -> Option<i64> {
     None
 }
 
-/// The members of a set, ascending.
-#[inline]
-pub fn members(bits: &[u64]) -> impl Iterator<Item = i64> + '_ {
-    bits.iter().enumerate().flat_map(|(wi, w)| {
-        let mut rest = *w;
-        std::iter::from_fn(move || {
-            (rest != 0).then(|| {
-                let b = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                (wi * 64 + b) as i64
-            })
-        })
-    })
-}
-
 /// The members of a set, descending.
 #[inline]
 pub fn members_down(bits: &[u64]) -> impl Iterator<Item = i64> + '_ {

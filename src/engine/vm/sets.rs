@@ -13,7 +13,16 @@ use crate::ir::ruleset::Ruleset;
 /// The members of a set, ascending.
 #[inline]
 pub(super) fn set_elems(bits: &[u64]) -> impl Iterator<Item = i64> + '_ {
-    bits::members(bits)
+    bits.iter().enumerate().flat_map(|(wi, w)| {
+        let mut rest = *w;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let b = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                (wi * 64 + b) as i64
+            })
+        })
+    })
 }
 
 /// The elements of a set value, ascending.
