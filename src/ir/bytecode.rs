@@ -361,7 +361,7 @@ pub enum Op {
     /// `Load(l); Bin(op)`: the top and local `l`.
     LoadBin(u16, BinaryOp),
     // Fused instructions of stop 27 (from a census of the pairs and
-    // triples run most, Tzolk'in's and Mexica's first).
+    // triples run most in the shipped rulesets).
     /// `Load(l); Bin(op); Nth(k)`: the item of a kind at an index
     /// reckoned from the top and local `l`.
     LoadBinNth(u16, BinaryOp, KindId),

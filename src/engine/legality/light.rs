@@ -152,7 +152,7 @@ impl<'s> PrefixRun<'s> {
             }
             if screen.passes(i, value) {
                 // `run_prefix`'s run, written out: through a shared
-                // function returning a `Verdict`, Connect Four ran 0.7%
+                // function returning a `Verdict`, a board game ran 0.7%
                 // more instructions.
                 let st = &mut *self.st;
                 if let Some(slot) = slot {

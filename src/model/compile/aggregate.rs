@@ -155,7 +155,7 @@ impl Compiler<'_> {
         // Only `any` and `all` are unrolled: they gain the most (no
         // loop, the exits straight to where the value goes); a `sum`
         // unrolled lost more fused instructions than it gained in
-        // Tzolk'in. (argmax/argmin could not be: they read the
+        // a shipped ruleset. (argmax/argmin could not be: they read the
         // element's slot, which an unrolled loop never stores.)
         let unroll = matches!(agg, Aggregate::Any | Aggregate::All);
         if let Some(elem) = unroll
