@@ -203,8 +203,15 @@ impl Screening {
     /// How many options the unlisted sets hold beyond the one entry each
     /// takes in the option list.
     #[inline(never)]
-    pub fn unlisted_extra(&self) -> usize {
+    fn unlisted_extra(&self) -> usize {
         self.unlisted().map(|u| u.count - 1).sum()
+    }
+
+    /// How many options an option list of `entries` entries holds, the
+    /// options kept unlisted (by this screening) counted one by one.
+    #[inline]
+    pub fn options_in(&self, entries: usize) -> usize {
+        entries + self.unlisted_extra()
     }
 
     /// The arm the `i`-th option belongs to, the options screened with
@@ -229,7 +236,7 @@ impl Vm {
         if self.screened.is_empty() {
             return self.options.len();
         }
-        self.options.len() + self.screened.unlisted_extra()
+        self.screened.options_in(self.options.len())
     }
 
     /// Whether the options collected so far leave no room for one more

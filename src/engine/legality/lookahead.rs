@@ -98,13 +98,14 @@ fn search_ways(
     // The quick options first (when there are any), then the others; each
     // time from the last option to the first.
     let passes: &[bool] = if has_quick { &[true, false] } else { &[false] };
+    // (The screening is held apart from the state: its unlisted options
+    // are counted from it, not from `st`.)
+    let count = screened.options_in(st.vm.options.len());
     for &pass in passes {
         let quick_as = |arm: u16| !has_quick || is_quick(arms, arm) == pass;
         // The index of the option at the entry `e` of the list, or of the
         // first of those unlisted there.
-        // (The screening is held apart from the state: its unlisted
-        // options are counted from it, not from `st`.)
-        let mut i = st.vm.options.len() + screened.unlisted_extra();
+        let mut i = count;
         let mut unlisted = screened.unlisted().rev().peekable();
         for e in (0..st.vm.options.len()).rev() {
             if let Some(u) = unlisted.next_if(|u| u.at == e) {
