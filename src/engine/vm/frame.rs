@@ -9,6 +9,17 @@
 //! makes room for the greatest; from there each instruction moves the
 //! stack as proved. Whatever was done to the state between runs, a frame
 //! that does not fit is an internal error, never an unchecked access.
+//!
+//! While the loop runs a frame, the stack is two pointers kept in its
+//! locals (so that they stay in registers, which fields of the state
+//! cannot, being reloaded after every store): `lp` at the running frame's
+//! locals, `sp` past the top. `hold!` takes them from the vector and sets
+//! its length to the frame's base, `release!` gives the vector its length
+//! back: the vector is never touched in between (every arm that reaches
+//! it, itself or through a call, releases first and holds again after),
+//! so its buffer stays where the pointers point. Should a panic unwind
+//! through the loop, the shorter length only forgets the values above the
+//! base, never drops one twice.
 
 use super::errors::{call_of_none, runaway, STEP_LIMIT};
 use super::{err, run};
@@ -65,17 +76,30 @@ pub(super) fn unfit(func: &Func) -> RuntimeError {
     )
 }
 
-/// Runs a call instruction (`Call` or `CallDyn`, at `span`) on the
-/// released stack: the callee is found (a procedure reference is taken
-/// from below its arguments), the step limit checked, and the callee's
-/// frame entered.
+/// The running function: the innermost frame's.
+#[inline(always)]
+pub(super) fn running<'r>(rules: &'r Ruleset, st: &State) -> &'r Func {
+    &rules.funcs[st.vm.frames.last().map_or(0, |f| f.func) as usize]
+}
+
+/// The span of the instruction before the innermost frame's saved `pc`
+/// (a call's, the call not made).
+#[cold]
+fn caller_span(rules: &Ruleset, st: &State) -> Span {
+    let pc = st.vm.frames.last().map_or(0, |f| f.pc) as usize;
+    running(rules, st).spans[pc.saturating_sub(1)]
+}
+
+/// Runs a call instruction (`Call` or `CallDyn`, its index + 1 saved as
+/// the running frame's `pc`) on the released stack: the callee is found
+/// (a procedure reference is taken from below its arguments), the step
+/// limit checked, and the callee's frame entered.
 #[inline(always)]
 pub(super) fn call_op(
     rules: &Ruleset,
     st: &mut State,
     op: &Op,
     steps: u64,
-    span: Span,
 ) -> Result<(), RuntimeError> {
     let (f, argc) = match *op {
         Op::Call(f, argc) => (f as i64, argc as usize),
@@ -86,12 +110,12 @@ pub(super) fn call_op(
         _ => unreachable!("a call"),
     };
     if f < 0 || f as usize >= rules.funcs.len() {
-        return Err(call_of_none(span));
+        return Err(call_of_none(caller_span(rules, st)));
     }
     if steps > STEP_LIMIT {
-        return Err(runaway(span));
+        return Err(runaway(caller_span(rules, st)));
     }
-    call(rules, st, f as u32, argc, span)
+    call(rules, st, f as u32, argc)
 }
 
 /// Leaves the running frame (of a function returning a value or not) on
@@ -112,18 +136,18 @@ pub(super) fn halt(st: &mut State) {
     st.status = Status::Over;
 }
 
-/// Enters function `f` with the `argc` arguments on top of the stack.
+/// Enters function `f` with the `argc` arguments on top of the stack
+/// (called from the innermost frame, as `call_op`).
 pub(super) fn call(
     rules: &Ruleset,
     st: &mut State,
     f: u32,
     argc: usize,
-    span: Span,
 ) -> Result<(), RuntimeError> {
     if st.vm.frames.len() > 2000 {
         return Err(err(
             ErrorKind::LimitReached,
-            span,
+            caller_span(rules, st),
             "calls nested 2000 deep: endless recursion?",
         ));
     }

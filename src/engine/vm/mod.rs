@@ -48,23 +48,18 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     };
     // The running frame is kept in locals, written back to the frame stack
     // only when control leaves it (calls, decisions, failures); the next
-    // instruction as a pointer into the function's code (`ip`).
+    // instruction as a pointer into the function's code (`ip`), whose start
+    // is `code` (the function itself is not kept: `frame::running`).
     let (pc, mut base) = (frame.pc as usize, frame.base as usize);
-    let mut func: &Func = &rules.funcs[frame.func as usize];
+    let func: &Func = &rules.funcs[frame.func as usize];
     if !frame::fits(&mut st.vm.stack, func, pc, base) {
         return Err(frame::unfit(func));
     }
-    let mut ip: *const Op = func.code.as_ptr().wrapping_add(pc);
-    // The stack, while the loop holds it, is two pointers kept in locals
-    // (so that they stay in registers, which fields of `st` cannot, being
-    // reloaded after every store): `lp` at the running frame's locals,
-    // `sp` past the top. `hold!` takes them from the vector and sets its
-    // length to the frame's base, `release!` gives the vector its length
-    // back: the vector is never touched in between (every arm that reaches
-    // it, itself or through a call, releases first and holds again after),
-    // so its buffer stays where the pointers point. Should a panic unwind
-    // through the loop, the shorter length only forgets the values above
-    // the base, never drops one twice.
+    let mut code: *const Op = func.code.as_ptr();
+    let mut ip: *const Op = code.wrapping_add(pc);
+    // The stack, while the loop holds it, is two pointers kept in locals:
+    // `lp` at the running frame's locals, `sp` past the top (`hold!` and
+    // `release!`: see the module `frame` for why they stay valid).
     let mut lp: *mut Value;
     let mut sp: *mut Value;
     macro_rules! hold {
@@ -103,7 +98,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     // The index of the next instruction.
     macro_rules! pc {
         () => {
-            (ip as usize - func.code.as_ptr() as usize) / std::mem::size_of::<Op>()
+            (ip as usize - code as usize) / std::mem::size_of::<Op>()
         };
     }
     // Moves on past `k` instructions of a fused sequence.
@@ -124,7 +119,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     // The span of the running instruction, only looked up on errors.
     macro_rules! span {
         () => {
-            func.spans[pc!() - 1]
+            frame::running(rules, st).spans[pc!() - 1]
         };
     }
     // Leaves with an error, the stack released.
@@ -183,21 +178,24 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     macro_rules! goto {
         ($t:expr) => {{
             check_steps!();
-            debug_assert!(($t as usize) < func.code.len());
+            debug_assert!(($t as usize) < frame::running(rules, st).code.len());
             // Safety: `verify` proved every jump lands in the function.
-            ip = unsafe { func.code.as_ptr().add($t as usize) };
+            ip = unsafe { code.add($t as usize) };
         }};
     }
-    // Enters the frame on top of the frame stack, the stack released.
+    // Enters the frame on top of the frame stack, the stack released; gives
+    // its function.
     macro_rules! reload {
         () => {
             match st.vm.frames.last() {
                 Some(f) => {
                     base = f.base as usize;
-                    func = &rules.funcs[f.func as usize];
+                    let func = &rules.funcs[f.func as usize];
+                    code = func.code.as_ptr();
                     // Read only once the frame is known to fit (checked
                     // by `call` for a callee, after `Ret` for a caller).
-                    ip = func.code.as_ptr().wrapping_add(f.pc as usize);
+                    ip = code.wrapping_add(f.pc as usize);
+                    func
                 }
                 None => {
                     st.status = Status::Over;
@@ -304,7 +302,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
         }};
     }
     loop {
-        debug_assert!(pc!() < func.code.len());
+        debug_assert!(pc!() < frame::running(rules, st).code.len());
         // Safety: the running frame was checked to stand at an instruction
         // of its function when entered or resumed, and `verify` proved
         // that every instruction goes on to one of the function's.
@@ -313,7 +311,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
         steps += 1;
         debug_assert_eq!(
             unsafe { sp.offset_from(lp) } as u32,
-            func.heights[pc!() - 1]
+            frame::running(rules, st).heights[pc!() - 1]
         );
         match op {
             Op::Const(v) => push!(Value::I(*v)),
@@ -349,15 +347,16 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::Call(..) | Op::CallDyn(_) => {
                 save_pc!();
                 release!();
-                frame::call_op(rules, st, op, steps, span!())?;
+                frame::call_op(rules, st, op, steps)?;
                 reload!();
                 hold!(base);
             }
             Op::Ret => {
                 let ended = frame_base!(); // Not kept across the loop.
+                let returns = frame::running(rules, st).returns;
                 release!();
-                frame::ret(st, func.returns, ended);
-                reload!();
+                frame::ret(st, returns, ended);
+                let func = reload!();
                 if !frame::fits(&mut st.vm.stack, func, pc!(), base) {
                     return Err(frame::unfit(func));
                 }
@@ -670,7 +669,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                     Ok(true) => skip!(3),
                     Ok(false) => {}
                     // An error is in `w`'s indices: its `LoadVar` is two on.
-                    Err(e) => fail!(e.at(func.spans[pc!() + 1])),
+                    Err(e) => fail!(e.at(frame::running(rules, st).spans[pc!() + 1])),
                 }
             }
             Op::BinKRequireLegal(op, k, m, l) => {
