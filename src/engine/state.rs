@@ -67,6 +67,9 @@ pub struct Vm {
     /// What tells which options were refused while they were collected
     /// (see `Op::ChooseAddScreened`).
     pub screened: Screening,
+    /// While the interpreter runs: where the running function's code
+    /// starts (an address, neither read nor written by anything else).
+    pub code: usize,
 }
 
 /// The options of a `choose` refused while they were collected, because

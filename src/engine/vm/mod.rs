@@ -49,14 +49,15 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     // The running frame is kept in locals, written back to the frame stack
     // only when control leaves it (calls, decisions, failures); the next
     // instruction as a pointer into the function's code (`ip`), whose start
-    // is `code` (the function itself is not kept: `frame::running`).
+    // is kept in the state (`st.vm.code`: one value fewer held in the loop),
+    // the function itself nowhere (`frame::running` finds it).
     let (pc, mut base) = (frame.pc as usize, frame.base as usize);
     let func: &Func = &rules.funcs[frame.func as usize];
     if !frame::fits(&mut st.vm.stack, func, pc, base) {
         return Err(frame::unfit(func));
     }
-    let mut code: *const Op = func.code.as_ptr();
-    let mut ip: *const Op = code.wrapping_add(pc);
+    st.vm.code = func.code.as_ptr() as usize;
+    let mut ip: *const Op = func.code.as_ptr().wrapping_add(pc);
     // The stack, while the loop holds it, is two pointers kept in locals:
     // `lp` at the running frame's locals, `sp` past the top (`hold!` and
     // `release!`: see the module `frame` for why they stay valid).
@@ -98,7 +99,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     // The index of the next instruction.
     macro_rules! pc {
         () => {
-            (ip as usize - code as usize) / std::mem::size_of::<Op>()
+            (ip as usize - st.vm.code) / std::mem::size_of::<Op>()
         };
     }
     // Moves on past `k` instructions of a fused sequence.
@@ -179,8 +180,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
         ($t:expr) => {{
             check_steps!();
             debug_assert!(($t as usize) < frame::running(rules, st).code.len());
-            // Safety: `verify` proved every jump lands in the function.
-            ip = unsafe { code.add($t as usize) };
+            // Safety: `verify` proved every jump lands in the function,
+            // whose code starts at `st.vm.code` (set on entering a frame).
+            ip = unsafe { (st.vm.code as *const Op).add($t as usize) };
         }};
     }
     // Enters the frame on top of the frame stack, the stack released; gives
@@ -191,10 +193,10 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 Some(f) => {
                     base = f.base as usize;
                     let func = &rules.funcs[f.func as usize];
-                    code = func.code.as_ptr();
                     // Read only once the frame is known to fit (checked
                     // by `call` for a callee, after `Ret` for a caller).
-                    ip = code.wrapping_add(f.pc as usize);
+                    ip = func.code.as_ptr().wrapping_add(f.pc as usize);
+                    st.vm.code = func.code.as_ptr() as usize;
                     func
                 }
                 None => {
