@@ -163,12 +163,11 @@ impl Search<'_> {
         arm: u16,
         value: i64,
     ) -> Result<bool, RuntimeError> {
-        let screened_out = if self.cut {
-            self.screen.refusal(i, value)
-        } else {
-            None
-        };
-        let way = match judge_untried(self.rules, st, screened_out, arm, value, budget)? {
+        if self.cut && !self.screen.passes(i, value) {
+            self.screened_out(i, value);
+            return Ok(false);
+        }
+        let way = match judge_untried(self.rules, st, None, arm, value, budget)? {
             Some(way) => way,
             None => {
                 let mut attempt = Attempt::begin(st, self.cut);
@@ -186,6 +185,19 @@ impl Search<'_> {
             }
             Way::NoOption => false,
         })
+    }
+
+    /// Notes that the screening refuses the `i`-th option (of value
+    /// `value`): its reason is looked up only when it is the refusal with
+    /// the highest index so far (the options of an arm are asked about
+    /// from the last, so mostly once an arm).
+    #[inline(always)]
+    fn screened_out(&mut self, i: usize, value: i64) {
+        if self.last.is_none_or(|(j, _)| j < i) {
+            if let Some(m) = self.screen.refusal(i, value) {
+                self.last = Some((i, Why::Message(m)));
+            }
+        }
     }
 }
 
