@@ -121,6 +121,18 @@ impl<'a> Screen<'a> {
         }
     }
 
+    /// The members passing every screened requirement of the arm of the
+    /// `i`-th option, or `None` when its arm was not screened.
+    pub(super) fn pass_of(&mut self, i: usize) -> Option<Bits> {
+        if self.none {
+            return None;
+        }
+        if !self.arm.as_ref().is_some_and(|a| a.holds(i)) {
+            self.arm = Some(self.screened_arm(i)?);
+        }
+        self.arm.as_mut().map(|a| a.pass().clone())
+    }
+
     /// [`Screen::passes`] for an option outside the arm last asked about,
     /// or of an arm whose passing members are not made yet.
     #[inline(never)]
