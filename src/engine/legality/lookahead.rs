@@ -5,7 +5,7 @@
 use crate::engine::error::RuntimeError;
 use crate::engine::state::{Screening, State, Status, Unlisted};
 use crate::engine::vm::{self, Exit};
-use crate::ir::bits;
+use crate::ir::bits::{self, Bits};
 use crate::ir::ruleset::{ArmDef, Ruleset};
 
 use super::attempt::Attempt;
@@ -182,7 +182,7 @@ impl Search<'_> {
         first: usize,
     ) -> Result<bool, RuntimeError> {
         let top = first + u.count - 1;
-        let Some(pass) = self.screen.pass_of(first).filter(|_| self.cut) else {
+        let Some(sets) = self.screen.sets_of(first).filter(|_| self.cut) else {
             for (k, value) in bits::members_down(u.members).enumerate() {
                 if self.sound_passing(st, budget, top - k, u.arm, value)? {
                     return Ok(true);
@@ -190,10 +190,10 @@ impl Search<'_> {
             }
             return Ok(false);
         };
-        if let Some((k, value)) = ranked_down(u.members, &pass, true).next() {
+        if let Some((k, value)) = ranked_down(u.members, sets, true).next() {
             self.screened_out(top - k, value);
         }
-        for (k, value) in ranked_down(u.members, &pass, false) {
+        for (k, value) in ranked_down(u.members, sets, false) {
             if self.sound_passing(st, budget, top - k, u.arm, value)? {
                 return Ok(true);
             }
@@ -245,17 +245,19 @@ impl Search<'_> {
     }
 }
 
-/// The members of `members` that are in `pass` (or, with `refused`, not
-/// in it), from the last down, each with how many members of `members`
-/// stand above it.
+/// The members of `members` that are in every one of `sets` (at least
+/// one; or, with `refused`, missing from one), from the last down, each
+/// with how many members of `members` stand above it.
 fn ranked_down<'a>(
     members: &'a [u64],
-    pass: &'a [u64],
+    sets: &'a [Bits],
     refused: bool,
 ) -> impl Iterator<Item = (usize, i64)> + 'a {
     let mut above = 0;
     members.iter().enumerate().rev().flat_map(move |(wi, &w)| {
-        let p = pass.get(wi).copied().unwrap_or(0);
+        let p = sets
+            .iter()
+            .fold(u64::MAX, |acc, s| acc & s.get(wi).copied().unwrap_or(0));
         let mut rest = w & if refused { !p } else { p };
         let before = above;
         above += w.count_ones() as usize;

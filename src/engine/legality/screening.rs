@@ -121,16 +121,14 @@ impl<'a> Screen<'a> {
         }
     }
 
-    /// The members passing every screened requirement of the arm of the
-    /// `i`-th option, or `None` when its arm was not screened.
-    pub(super) fn pass_of(&mut self, i: usize) -> Option<Bits> {
+    /// The members passing each screened requirement of the arm of the
+    /// `i`-th option (one set for each, at least one), or `None` when its
+    /// arm was not screened.
+    pub(super) fn sets_of(&self, i: usize) -> Option<&'a [Bits]> {
         if self.none {
             return None;
         }
-        if !self.arm.as_ref().is_some_and(|a| a.holds(i)) {
-            self.arm = Some(self.screened_arm(i)?);
-        }
-        self.arm.as_mut().map(|a| a.pass().clone())
+        self.screened_arm(i).map(|a| a.sets)
     }
 
     /// [`Screen::passes`] for an option outside the arm last asked about,
