@@ -182,7 +182,7 @@ impl Search<'_> {
         first: usize,
     ) -> Result<bool, RuntimeError> {
         let top = first + u.count - 1;
-        let Some(sets) = self.screen.sets_of(first).filter(|_| self.cut) else {
+        let Some((msgs, sets)) = self.screen.sets_of(first).filter(|_| self.cut) else {
             for (k, value) in bits::members_down(u.members).enumerate() {
                 if self.sound_passing(st, budget, top - k, u.arm, value)? {
                     return Ok(true);
@@ -191,7 +191,12 @@ impl Search<'_> {
             return Ok(false);
         };
         if let Some((k, value)) = ranked_down(u.members, sets, true).next() {
-            self.screened_out(top - k, value);
+            let i = top - k;
+            if self.last.is_none_or(|(j, _)| j < i) {
+                if let Some(m) = screening::first_broken(msgs, sets, value) {
+                    self.last = Some((i, Why::Message(m)));
+                }
+            }
         }
         for (k, value) in ranked_down(u.members, sets, false) {
             if self.sound_passing(st, budget, top - k, u.arm, value)? {
