@@ -7,6 +7,7 @@ use std::ops::{Deref, DerefMut};
 use crate::engine::error::{ErrorKind, RuntimeError};
 use crate::engine::state::{State, Status, Value};
 use crate::engine::vm::Exit;
+use crate::ir::bits;
 use crate::ir::bytecode::Op;
 use crate::ir::ruleset::{LightArm, Ruleset};
 
@@ -130,10 +131,17 @@ impl<'s> PrefixRun<'s> {
         budget: &mut Budget,
     ) -> Result<usize, RuntimeError> {
         let n = self.st.vm.options.len();
+        // The arm's screening, read here rather than through `screen` for
+        // each option.
+        let held = screen.arm_pass(i);
+        let mut passes = |i: usize, value: i64| match &held {
+            Some((pass, range)) if range.contains(&i) => bits::has(pass, value),
+            _ => screen.passes(i, value),
+        };
         if let Some(m) = self.legal_at_start(rules, light) {
             while i < n && self.st.vm.options[i].0 == arm {
                 let value = self.st.vm.options[i].1;
-                if screen.passes(i, value) {
+                if passes(i, value) {
                     legal.push((arm, value, Next::Rerun(m)));
                 }
                 i += 1;
@@ -150,7 +158,7 @@ impl<'s> PrefixRun<'s> {
             if of != arm {
                 break;
             }
-            if screen.passes(i, value) {
+            if passes(i, value) {
                 // `run_prefix`'s run, written out: through a shared
                 // function returning a `Verdict`, a board game ran 0.7%
                 // more instructions.

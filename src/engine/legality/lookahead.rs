@@ -3,9 +3,9 @@
 //! requirement (a dead end is refused).
 
 use crate::engine::error::RuntimeError;
-use crate::engine::state::{Screening, State, Status};
+use crate::engine::state::{Screening, State, Status, Unlisted};
 use crate::engine::vm::{self, Exit};
-use crate::ir::bits;
+use crate::ir::bits::{self, Bits};
 use crate::ir::ruleset::{ArmDef, Ruleset};
 
 use super::attempt::Attempt;
@@ -113,10 +113,8 @@ fn search_ways(
                 if !quick_as(u.arm) {
                     continue;
                 }
-                for (k, value) in bits::members_down(u.members).enumerate() {
-                    if search.sound(st, budget, i + u.count - 1 - k, u.arm, value)? {
-                        return Ok(None);
-                    }
+                if search.sound_unlisted(st, budget, &u, i)? {
+                    return Ok(None);
                 }
                 continue;
             }
@@ -163,12 +161,62 @@ impl Search<'_> {
         arm: u16,
         value: i64,
     ) -> Result<bool, RuntimeError> {
-        let screened_out = if self.cut {
-            self.screen.refusal(i, value)
-        } else {
-            None
+        if self.cut && !self.screen.passes(i, value) {
+            self.screened_out(i, value);
+            return Ok(false);
+        }
+        self.sound_passing(st, budget, i, arm, value)
+    }
+
+    /// Whether a way on through one of the options kept unlisted `u` (the
+    /// first of them the `first`-th option) is sound, asked from the last
+    /// (see [`Search::sound`]). Those the screening refuses are passed
+    /// over: their refusals are the same whichever order notes them, and
+    /// only the one with the highest index is kept, so it is noted first.
+    #[inline(always)]
+    fn sound_unlisted(
+        &mut self,
+        st: &mut State,
+        budget: &mut Budget,
+        u: &Unlisted<'_>,
+        first: usize,
+    ) -> Result<bool, RuntimeError> {
+        let top = first + u.count - 1;
+        let Some((msgs, sets)) = self.screen.sets_of(first).filter(|_| self.cut) else {
+            for (k, value) in bits::members_down(u.members).enumerate() {
+                if self.sound_passing(st, budget, top - k, u.arm, value)? {
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
         };
-        let way = match judge_untried(self.rules, st, screened_out, arm, value, budget)? {
+        if let Some((k, value)) = ranked_down(u.members, sets, true).next() {
+            let i = top - k;
+            if self.last.is_none_or(|(j, _)| j < i) {
+                if let Some(m) = screening::first_broken(msgs, sets, value) {
+                    self.last = Some((i, Why::Message(m)));
+                }
+            }
+        }
+        for (k, value) in ranked_down(u.members, sets, false) {
+            if self.sound_passing(st, budget, top - k, u.arm, value)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// [`Search::sound`] for an option its screening lets through.
+    #[inline(always)]
+    fn sound_passing(
+        &mut self,
+        st: &mut State,
+        budget: &mut Budget,
+        i: usize,
+        arm: u16,
+        value: i64,
+    ) -> Result<bool, RuntimeError> {
+        let way = match judge_untried(self.rules, st, None, arm, value, budget)? {
             Some(way) => way,
             None => {
                 let mut attempt = Attempt::begin(st, self.cut);
@@ -187,6 +235,47 @@ impl Search<'_> {
             Way::NoOption => false,
         })
     }
+
+    /// Notes that the screening refuses the `i`-th option (of value
+    /// `value`): its reason is looked up only when it is the refusal with
+    /// the highest index so far (the options of an arm are asked about
+    /// from the last, so mostly once an arm).
+    #[inline(always)]
+    fn screened_out(&mut self, i: usize, value: i64) {
+        if self.last.is_none_or(|(j, _)| j < i) {
+            if let Some(m) = self.screen.refusal(i, value) {
+                self.last = Some((i, Why::Message(m)));
+            }
+        }
+    }
+}
+
+/// The members of `members` that are in every one of `sets` (at least
+/// one; or, with `refused`, missing from one), from the last down, each
+/// with how many members of `members` stand above it.
+fn ranked_down<'a>(
+    members: &'a [u64],
+    sets: &'a [Bits],
+    refused: bool,
+) -> impl Iterator<Item = (usize, i64)> + 'a {
+    let mut above = 0;
+    members.iter().enumerate().rev().flat_map(move |(wi, &w)| {
+        let p = sets
+            .iter()
+            .fold(u64::MAX, |acc, s| acc & s.get(wi).copied().unwrap_or(0));
+        let mut rest = w & if refused { !p } else { p };
+        let before = above;
+        above += w.count_ones() as usize;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let b = 63 - rest.leading_zeros() as usize;
+                rest &= !(1 << b);
+                // The members of the word above `b`.
+                let higher = (w >> b >> 1).count_ones() as usize;
+                (before + higher, (wi * 64 + b) as i64)
+            })
+        })
+    })
 }
 
 /// Runs one way on (an option just resumed in `st`) to its next stop.

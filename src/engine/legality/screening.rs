@@ -30,7 +30,7 @@ pub(super) fn refusal(rules: &Ruleset, screened: &Screening, i: usize, value: i6
 /// The message of the first of `msgs` whose passing set (in `sets`, in
 /// the same order) lacks `value`.
 #[inline]
-fn first_broken(msgs: &[u32], sets: &[Bits], value: i64) -> Option<u32> {
+pub(super) fn first_broken(msgs: &[u32], sets: &[Bits], value: i64) -> Option<u32> {
     let j = sets[..msgs.len()]
         .iter()
         .position(|s| !bits::has(s, value))?;
@@ -119,6 +119,31 @@ impl<'a> Screen<'a> {
             }) if *start <= i && i < *end => bits::has(pass, value),
             _ => self.passes_slow(i, value),
         }
+    }
+
+    /// The messages of the screened requirements of the arm of the `i`-th
+    /// option and the members passing each (one set for each, at least
+    /// one), or `None` when its arm was not screened.
+    pub(super) fn sets_of(&self, i: usize) -> Option<(&'a [u32], &'a [Bits])> {
+        if self.none {
+            return None;
+        }
+        self.screened_arm(i).map(|a| (a.msgs, a.sets))
+    }
+
+    /// The members passing every screened requirement of the arm of the
+    /// `i`-th option, with the options of that arm (indices), or `None`
+    /// when its arm was not screened: what [`Screen::passes`] reads, for
+    /// a caller asking about many options of one arm in a row.
+    pub(super) fn arm_pass(&mut self, i: usize) -> Option<(Bits, std::ops::Range<usize>)> {
+        if self.none {
+            return None;
+        }
+        if !self.arm.as_ref().is_some_and(|a| a.holds(i)) {
+            self.arm = Some(self.screened_arm(i)?);
+        }
+        let a = self.arm.as_mut()?;
+        Some((a.pass().clone(), a.start..a.end))
     }
 
     /// [`Screen::passes`] for an option outside the arm last asked about,
