@@ -155,6 +155,9 @@ pub enum Op {
     SetAll(KindId),
     /// Pop `n` items, push the set of them.
     SetMake(KindId, u16),
+    /// Pop the start, then the end (excluded) of a range of numbers not
+    /// below zero: push the set of them (a set of numbers as of items).
+    SetRange,
     /// Pop a set, then an item: push membership.
     SetIn,
     /// Pop a set, push its size.
@@ -214,6 +217,10 @@ pub enum Op {
     /// element `v[x]` of a one-dimensional variable equals the value.
     /// Only the members are visited.
     MembersEq(VarId),
+    /// Pop a value, then a set: push the members `x` of the set for which
+    /// `v[x] op value` holds, `v` a one-dimensional integer variable
+    /// indexed from 0 and `op` a comparison. Only the members are visited.
+    MembersCmp(VarId, BinaryOp),
     /// Pop a value, then a set of items of a kind: push the members whose
     /// scalar field equals the value.
     MembersFieldEq(KindId, u16),

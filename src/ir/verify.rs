@@ -211,6 +211,8 @@ impl Walk<'_> {
             | Op::Toward(_)
             | Op::GridCell(_)
             | Op::MembersEq(_)
+            | Op::MembersCmp(..)
+            | Op::SetRange
             | Op::MembersFieldEq(..) => Effect::of(2, 1),
             Op::GroupsAround(..) => Effect::of(3, 1),
             Op::RunLength(..) => Effect::of(4, 1),

@@ -779,8 +779,10 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::ParamIndex(_)
             | Op::SetAll(_)
             | Op::SetMake(..)
+            | Op::SetRange
             | Op::SetCount
             | Op::SelectEq(_)
+            | Op::MembersCmp(..)
             | Op::CountEq(_)
             | Op::Rotate(_)
             | Op::ChooseAddSet(_)

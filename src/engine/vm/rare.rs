@@ -4,7 +4,7 @@
 
 use super::builtins::{builtin, missing};
 use super::lists::list_op;
-use super::sets::row;
+use super::sets::{members_cmp, number_range, row};
 use super::vars::var_offset;
 use super::MAX_OPTIONS;
 use super::{err, options_fit, set_options_fit, too_many_options, trail_full, unseated};
@@ -109,6 +109,17 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
                     .fold(0, |acc, (i, w)| acc | (((*w == x) as u64) << i));
             }
             st.vm.stack.push(Value::S(bits));
+        }
+        Op::SetRange => {
+            let lo = pop_i(st);
+            let hi = pop_i(st);
+            st.vm.stack.push(Value::S(number_range(lo, hi)));
+        }
+        Op::MembersCmp(v, cmp) => {
+            let x = pop_i(st);
+            let set = st.vm.stack.pop().expect("set operand");
+            let out = members_cmp(row(rules, st, v), cmp, set.bits(), x);
+            st.vm.stack.push(Value::S(out));
         }
         Op::CountEq(v) => {
             let x = pop_i(st);

@@ -7,7 +7,7 @@ use super::vars::slots;
 use crate::engine::error::RuntimeError;
 use crate::engine::state::{State, Value, Vm};
 use crate::ir::bits::{self, Bits};
-use crate::ir::bytecode::Op;
+use crate::ir::bytecode::{BinaryOp, Op};
 use crate::ir::ruleset::Ruleset;
 
 /// The members of a set, ascending.
@@ -106,6 +106,29 @@ pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
         _ => unreachable!("not a members instruction"),
     };
     st.vm.stack.push(Value::S(out));
+}
+
+/// `MembersCmp`: the members `x` of `set` for which `words[x] cmp x`
+/// holds (none past the end of `words`).
+pub(super) fn members_cmp(words: &[i64], cmp: BinaryOp, set: &[u64], x: i64) -> Bits {
+    bits::from_fn(set.len(), |wi| {
+        bits::members_where(set[wi], wi, |i| {
+            words
+                .get(i)
+                .is_some_and(|w| cmp.on_ints(*w, x).is_some_and(|r| r != 0))
+        })
+    })
+}
+
+/// `SetRange`: the numbers `lo..hi` as a set (those below zero left out).
+pub(super) fn number_range(lo: i64, hi: i64) -> Bits {
+    let lo = lo.max(0);
+    let n = usize::try_from(hi.max(lo)).unwrap_or(0);
+    let mut out = bits::empty(n);
+    for i in lo as usize..n {
+        bits::put_at(&mut out, i);
+    }
+    out
 }
 
 /// `ChooseAddScreened`: the options of an arm, with the sets telling
