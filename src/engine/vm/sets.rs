@@ -111,24 +111,38 @@ pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
 /// `MembersCmp`: the members `x` of `set` for which `words[x] cmp x`
 /// holds (none past the end of `words`).
 pub(super) fn members_cmp(words: &[i64], cmp: BinaryOp, set: &[u64], x: i64) -> Bits {
+    match cmp {
+        BinaryOp::Lt => members_with(words, set, |w| w < x),
+        BinaryOp::Le => members_with(words, set, |w| w <= x),
+        BinaryOp::Gt => members_with(words, set, |w| w > x),
+        BinaryOp::Ge => members_with(words, set, |w| w >= x),
+        BinaryOp::Eq => members_with(words, set, |w| w == x),
+        _ => members_with(words, set, |w| w != x),
+    }
+}
+
+/// The members `x` of `set` for which `keep(words[x])` holds (none past
+/// the end of `words`).
+#[inline(always)]
+fn members_with(words: &[i64], set: &[u64], keep: impl Fn(i64) -> bool) -> Bits {
     bits::from_fn(set.len(), |wi| {
-        bits::members_where(set[wi], wi, |i| {
-            words
-                .get(i)
-                .is_some_and(|w| cmp.on_ints(*w, x).is_some_and(|r| r != 0))
-        })
+        bits::members_where(set[wi], wi, |i| words.get(i).is_some_and(|w| keep(*w)))
     })
 }
 
 /// `SetRange`: the numbers `lo..hi` as a set (those below zero left out).
 pub(super) fn number_range(lo: i64, hi: i64) -> Bits {
-    let lo = lo.max(0);
-    let n = usize::try_from(hi.max(lo)).unwrap_or(0);
-    let mut out = bits::empty(n);
-    for i in lo as usize..n {
-        bits::put_at(&mut out, i);
-    }
-    out
+    let lo = lo.max(0) as u64;
+    let hi = (hi.max(0) as u64).max(lo);
+    // The members of word `w`: bits `lo..hi` of the numbers it holds.
+    bits::from_fn(hi.div_ceil(64).max(1) as usize, |w| {
+        let first = (w as u64) * 64;
+        let below = |n: u64| match n.saturating_sub(first) {
+            k if k >= 64 => u64::MAX,
+            k => (1u64 << k) - 1,
+        };
+        below(hi) & !below(lo)
+    })
 }
 
 /// `ChooseAddScreened`: the options of an arm, with the sets telling
