@@ -72,7 +72,8 @@ fn unfused(op: &Op) -> Option<Op> {
         | Op::LoadsFieldIndex(l, ..)
         | Op::LoadVarSetIn(l, _)
         | Op::InJump(l, ..)
-        | Op::LoadFieldBinNth(l, ..) => Op::Load(*l),
+        | Op::LoadFieldBinNth(l, ..)
+        | Op::LocalRun(l, ..) => Op::Load(*l),
         Op::StoreLoadVarAt(a, ..) => Op::Store(*a),
         Op::SetLocalStore(_, _, k) => Op::Const((*k).into()),
         _ => return None,
@@ -311,6 +312,9 @@ impl Names<'_> {
             Op::InJump(l, v, t, when) => {
                 let jump = if *when { "JumpIf" } else { "JumpIfNot" };
                 format!("InJump l{l} {} {jump} -> {t}", self.var(*v))
+            }
+            Op::LocalRun(c, s, dx, dy, k) => {
+                format!("LocalRun l{c} l{s} {dx} {dy} {}", self.kind(*k))
             }
             Op::LoadFieldBinNth(a, k, f, l, b, n) => format!(
                 "LoadFieldBinNth l{a} {} l{l} {b:?} {}",

@@ -346,6 +346,10 @@ pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
         LoadFieldBinNth(a, k, f, l, op, n) => {
             smallvec![Load(a), Field(k, f), Load(l), Bin(op), Nth(n)]
         }
+        // The steps as run (a `back` folded into them).
+        LocalRun(c, s, dx, dy, k) => {
+            smallvec![Load(c), Const(dx.into()), Const(dy.into()), Load(s), RunLength(k, false)]
+        }
         _ => smallvec![op.clone()],
     }
 }
