@@ -101,13 +101,10 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
             let x = pop_i(st);
             let words = row(rules, st, v);
             // A word of the set from each 64 elements, without branches.
-            let mut bits = bits::empty(words.len());
-            for (b, chunk) in bits.iter_mut().zip(words.chunks(64)) {
-                *b = chunk
-                    .iter()
-                    .enumerate()
-                    .fold(0, |acc, (i, w)| acc | (((*w == x) as u64) << i));
-            }
+            let bits = bits::from_fn(words.len().div_ceil(64).max(1), |w| {
+                let rest = words.get(w * 64..).unwrap_or_default();
+                eq_mask(&rest[..rest.len().min(64)], x)
+            });
             st.vm.stack.push(Value::S(bits));
         }
         Op::SetRange => {
@@ -150,6 +147,24 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
         _ => unreachable!("not an instruction kept out of the loop: {op:?}"),
     }
     Ok(())
+}
+
+/// The elements of `words` (at most 64) equal to `x`, as a word (bit `i`
+/// for `words[i]`): eight at a time, each shifted by constants.
+#[inline]
+fn eq_mask(words: &[i64], x: i64) -> u64 {
+    let mut eights = words.chunks_exact(8);
+    let mut acc = 0;
+    for (j, e) in eights.by_ref().enumerate() {
+        let e: &[i64; 8] = e.try_into().expect("eight elements");
+        let byte = (0..8).fold(0u64, |a, i| a | (u64::from(e[i] == x) << i));
+        acc |= byte << (8 * j);
+    }
+    let base = words.len() - eights.remainder().len();
+    for (i, w) in eights.remainder().iter().enumerate() {
+        acc |= u64::from(*w == x) << (base + i);
+    }
+    acc
 }
 
 /// `ChooseWait` of choice `c` by player `p` (at `span`): the state waits
