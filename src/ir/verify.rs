@@ -348,7 +348,13 @@ pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
         }
         // The steps as run (a `back` folded into them).
         LocalRun(c, s, dx, dy, k) => {
-            smallvec![Load(c), Const(dx.into()), Const(dy.into()), Load(s), RunLength(k, false)]
+            smallvec![
+                Load(c),
+                Const(dx.into()),
+                Const(dy.into()),
+                Load(s),
+                RunLength(k, false)
+            ]
         }
         _ => smallvec![op.clone()],
     }

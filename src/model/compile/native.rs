@@ -221,7 +221,8 @@ impl Compiler<'_> {
         let [d] = vd.dims.as_slice() else {
             return None;
         };
-        let holds = d.kind.is_none() && d.lo == 0 && usize::try_from(end).is_ok_and(|e| e <= d.size);
+        let holds =
+            d.kind.is_none() && d.lo == 0 && usize::try_from(end).is_ok_and(|e| e <= d.size);
         let fits = if order {
             vd.ty == Ty::Int
         } else {
