@@ -52,6 +52,33 @@ fn legal_at_start(rules: &Ruleset, st: &State, light: LightArm) -> Option<u32> {
     }
 }
 
+/// The options of the pending choice from the `i`-th on that are of arm
+/// `arm`, whose pure prefix `light` starts with `legal;` (see
+/// [`legal_at_start`]): legal untried, those `screen` passes pushed to
+/// `legal` as `(arm, value, next)`. Returns the index of the first option
+/// of another arm (or the count); `None`, nothing done, for a prefix
+/// that does not start with `legal;` (to be run: see
+/// [`PrefixRun::try_arm`]).
+#[inline]
+pub(super) fn all_legal(
+    rules: &Ruleset,
+    st: &State,
+    (light, arm): (LightArm, u16),
+    mut i: usize,
+    screen: &mut Screen<'_>,
+    legal: &mut Vec<(u16, i64, Next)>,
+) -> Option<usize> {
+    let m = legal_at_start(rules, st, light)?;
+    let options = &st.vm.options;
+    while let Some(&(of, value)) = options.get(i).filter(|o| o.0 == arm) {
+        if screen.passes(i, value) {
+            legal.push((of, value, Next::Rerun(m)));
+        }
+        i += 1;
+    }
+    Some(i)
+}
+
 /// Pure prefixes being run, one option after another, in the frame of
 /// the pending `choose`. A pure prefix writes no word, so nothing is
 /// recorded; what it changes (the status, the try flags, the stack above
@@ -110,8 +137,8 @@ impl<'s> PrefixRun<'s> {
     }
 
     /// Tries, one after another, the options of the pending choice from
-    /// the `i`-th on that are of arm `arm`, whose pure prefix is `light`
-    /// (those `screen` refuses are passed over, see `Pending::screened`):
+    /// the `i`-th on that are of arm `arm`, whose pure prefix is `light`,
+    /// one not starting with `legal;` (see [`all_legal`]; those `screen` refuses are passed over, see `Pending::screened`):
     /// the legal ones go to `legal` as `(arm, value, next)`, the refused
     /// ones to `refused` as `(index, why)`. Returns the index of the first
     /// option of another arm (or the count). The loop of the listing over
@@ -130,16 +157,6 @@ impl<'s> PrefixRun<'s> {
         budget: &mut Budget,
     ) -> Result<usize, RuntimeError> {
         let n = self.st.vm.options.len();
-        if let Some(m) = self.legal_at_start(rules, light) {
-            while i < n && self.st.vm.options[i].0 == arm {
-                let value = self.st.vm.options[i].1;
-                if screen.passes(i, value) {
-                    legal.push((arm, value, Next::Rerun(m)));
-                }
-                i += 1;
-            }
-            return Ok(i);
-        }
         // `prefix` found the frame of the `choose`.
         let top = self.st.vm.frames.len() - 1;
         let slot = light
