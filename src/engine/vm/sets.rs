@@ -171,10 +171,14 @@ pub(super) fn add_screened(
     let listed = vm.options.len();
     bits::push_tagged(&mut vm.options, arm, members);
     let end = start + (vm.options.len() - listed);
-    let passing = vm.stack.drain(at + 1..).map(|v| match v {
-        Value::S(bits) => bits,
-        Value::I(_) => Bits::new(),
-    });
+    // The passing sets moved out in place (cheaper than a drain), their
+    // places dropped with the candidates.
+    let passing = vm.stack[at + 1..]
+        .iter_mut()
+        .map(|v| match std::mem::replace(v, Value::I(0)) {
+            Value::S(bits) => bits,
+            Value::I(_) => Bits::new(),
+        });
     vm.screened.add((start, end), (choice, arm), passing);
     vm.stack.truncate(at);
     Ok(())
