@@ -155,6 +155,9 @@ pub enum Op {
     SetAll(KindId),
     /// Pop `n` items, push the set of them.
     SetMake(KindId, u16),
+    /// Pop the start, then the end (excluded) of a range of numbers not
+    /// below zero: push the set of them (a set of numbers as of items).
+    SetRange,
     /// Pop a set, then an item: push membership.
     SetIn,
     /// Pop a set, push its size.
@@ -214,6 +217,10 @@ pub enum Op {
     /// element `v[x]` of a one-dimensional variable equals the value.
     /// Only the members are visited.
     MembersEq(VarId),
+    /// Pop a value, then a set: push the members `x` of the set for which
+    /// `v[x] op value` holds, `v` a one-dimensional integer variable
+    /// indexed from 0 and `op` a comparison. Only the members are visited.
+    MembersCmp(VarId, BinaryOp),
     /// Pop a value, then a set of items of a kind: push the members whose
     /// scalar field equals the value.
     MembersFieldEq(KindId, u16),
@@ -382,6 +389,10 @@ pub enum Op {
     /// `Load(a); Field(k, f); Load(l); Bin(op); Nth(n)`: the item of kind
     /// `n` at an index reckoned from a field of an item and local `l`.
     LoadFieldBinNth(u16, KindId, u16, u16, BinaryOp, KindId),
+    /// `Load c; Const dx; Const dy; Load s; RunLength k` (the steps
+    /// negated for `RunLength k back`): the run length from the cell in
+    /// local `c` through the set in local `s` by those steps, pushed.
+    LocalRun(u16, u16, i8, i8, KindId),
 }
 
 impl Op {
@@ -467,7 +478,7 @@ pub fn fuse(code: &mut [Op], var: &dyn Fn(VarId) -> VarShape) {
 fn fused_len(op: &Op) -> usize {
     match op {
         Op::StepCmpJump { .. } => 8,
-        Op::LoadFieldBinNth(..) => 5,
+        Op::LoadFieldBinNth(..) | Op::LocalRun(..) => 5,
         Op::InJump(..) => 4,
         Op::StoreCmpJump(..) => 5,
         Op::WithLocal(..)
@@ -579,6 +590,10 @@ fn fuse_long(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
                 op: *op,
                 exit: *t,
             })
+        }
+        [Op::Load(c), Op::Const(dx), Op::Const(dy), Op::Load(s), Op::RunLength(k, back), ..] => {
+            let step = |d: i64| i8::try_from(if *back { d.saturating_neg() } else { d }).ok();
+            Some(Op::LocalRun(*c, *s, step(*dx)?, step(*dy)?, *k))
         }
         [Op::Require(m), Op::Legal(l), ..] => Some(Op::RequireLegal(*m, *l)),
         [Op::Const(k), Op::Bin(op), Op::Require(m), Op::Legal(l), ..]

@@ -72,7 +72,8 @@ fn unfused(op: &Op) -> Option<Op> {
         | Op::LoadsFieldIndex(l, ..)
         | Op::LoadVarSetIn(l, _)
         | Op::InJump(l, ..)
-        | Op::LoadFieldBinNth(l, ..) => Op::Load(*l),
+        | Op::LoadFieldBinNth(l, ..)
+        | Op::LocalRun(l, ..) => Op::Load(*l),
         Op::StoreLoadVarAt(a, ..) => Op::Store(*a),
         Op::SetLocalStore(_, _, k) => Op::Const((*k).into()),
         _ => return None,
@@ -200,6 +201,7 @@ impl Names<'_> {
             Op::Nth(k) => format!("Nth {}", self.kind(*k)),
             Op::SetAll(k) => format!("SetAll {}", self.kind(*k)),
             Op::SetMake(k, n) => format!("SetMake {} {n}", self.kind(*k)),
+            Op::SetRange => "SetRange".into(),
             Op::SetNext { set, cur, var } => format!("SetNext set l{set} cur l{cur} var l{var}"),
             Op::ListLen(v) => format!("ListLen {}", self.var(*v)),
             Op::ListIn(v) => format!("ListIn {}", self.var(*v)),
@@ -225,6 +227,7 @@ impl Names<'_> {
             Op::SelectEq(v) => format!("SelectEq {}", self.var(*v)),
             Op::CountEq(v) => format!("CountEq {}", self.var(*v)),
             Op::MembersEq(v) => format!("MembersEq {}", self.var(*v)),
+            Op::MembersCmp(v, op) => format!("MembersCmp {} {op:?}", self.var(*v)),
             Op::MembersFieldEq(k, f) => format!("MembersFieldEq {}", self.field(*k, *f)),
             Op::FieldImage(k, f) => format!("FieldImage {}", self.field(*k, *f)),
             Op::Rotate(v) => format!("Rotate {}", self.var(*v)),
@@ -309,6 +312,9 @@ impl Names<'_> {
             Op::InJump(l, v, t, when) => {
                 let jump = if *when { "JumpIf" } else { "JumpIfNot" };
                 format!("InJump l{l} {} {jump} -> {t}", self.var(*v))
+            }
+            Op::LocalRun(c, s, dx, dy, k) => {
+                format!("LocalRun l{c} l{s} {dx} {dy} {}", self.kind(*k))
             }
             Op::LoadFieldBinNth(a, k, f, l, b, n) => format!(
                 "LoadFieldBinNth l{a} {} l{l} {b:?} {}",

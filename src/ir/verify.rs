@@ -211,6 +211,8 @@ impl Walk<'_> {
             | Op::Toward(_)
             | Op::GridCell(_)
             | Op::MembersEq(_)
+            | Op::MembersCmp(..)
+            | Op::SetRange
             | Op::MembersFieldEq(..) => Effect::of(2, 1),
             Op::GroupsAround(..) => Effect::of(3, 1),
             Op::RunLength(..) => Effect::of(4, 1),
@@ -343,6 +345,16 @@ pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
         }
         LoadFieldBinNth(a, k, f, l, op, n) => {
             smallvec![Load(a), Field(k, f), Load(l), Bin(op), Nth(n)]
+        }
+        // The steps as run (a `back` folded into them).
+        LocalRun(c, s, dx, dy, k) => {
+            smallvec![
+                Load(c),
+                Const(dx.into()),
+                Const(dy.into()),
+                Load(s),
+                RunLength(k, false)
+            ]
         }
         _ => smallvec![op.clone()],
     }

@@ -2,12 +2,12 @@
 //! [`crate::ir::ruleset::ArmDef::light`]) is tried by running only that
 //! prefix, in place, in the frame of the `choose`, with no undo prepared.
 
-use std::ops::{Deref, DerefMut};
+use std::ops::{Deref, DerefMut, Range};
 
 use crate::engine::error::{ErrorKind, RuntimeError};
 use crate::engine::state::{State, Status, Value};
 use crate::engine::vm::Exit;
-use crate::ir::bits;
+use crate::ir::bits::{self, Bits};
 use crate::ir::bytecode::Op;
 use crate::ir::ruleset::{LightArm, Ruleset};
 
@@ -50,6 +50,50 @@ fn legal_at_start(rules: &Ruleset, st: &State, light: LightArm) -> Option<u32> {
     {
         Op::Legal(m) => Some(*m),
         _ => None,
+    }
+}
+
+/// The options of the pending choice from the `i`-th on that are of arm
+/// `arm`, whose pure prefix `light` starts with `legal;` (see
+/// [`legal_at_start`]): legal untried, those `screen` passes pushed to
+/// `legal` as `(arm, value, next)`. Returns the index of the first option
+/// of another arm (or the count); `None`, nothing done, for a prefix
+/// that does not start with `legal;` (to be run: see
+/// [`PrefixRun::try_arm`]).
+#[inline]
+pub(super) fn all_legal(
+    rules: &Ruleset,
+    st: &State,
+    (light, arm): (LightArm, u16),
+    mut i: usize,
+    screen: &mut Screen<'_>,
+    legal: &mut Vec<(u16, i64, Next)>,
+) -> Option<usize> {
+    let m = legal_at_start(rules, st, light)?;
+    let held = screen.arm_pass(i);
+    let options = &st.vm.options;
+    while let Some(&(of, value)) = options.get(i).filter(|o| o.0 == arm) {
+        if passing(&held, screen, i, value) {
+            legal.push((of, value, Next::Rerun(m)));
+        }
+        i += 1;
+    }
+    Some(i)
+}
+
+/// Whether `screen` passes the `i`-th option, of value `value`: read from
+/// `held`, the passing members of its arm taken once ([`Screen::arm_pass`]),
+/// when the option is of that arm.
+#[inline(always)]
+fn passing(
+    held: &Option<(Bits, Range<usize>)>,
+    screen: &mut Screen<'_>,
+    i: usize,
+    value: i64,
+) -> bool {
+    match held {
+        Some((pass, range)) if range.contains(&i) => bits::has(pass, value),
+        _ => screen.passes(i, value),
     }
 }
 
@@ -111,8 +155,8 @@ impl<'s> PrefixRun<'s> {
     }
 
     /// Tries, one after another, the options of the pending choice from
-    /// the `i`-th on that are of arm `arm`, whose pure prefix is `light`
-    /// (those `screen` refuses are passed over, see `Pending::screened`):
+    /// the `i`-th on that are of arm `arm`, whose pure prefix is `light`,
+    /// one not starting with `legal;` (see [`all_legal`]; those `screen` refuses are passed over, see `Pending::screened`):
     /// the legal ones go to `legal` as `(arm, value, next)`, the refused
     /// ones to `refused` as `(index, why)`. Returns the index of the first
     /// option of another arm (or the count). The loop of the listing over
@@ -134,20 +178,6 @@ impl<'s> PrefixRun<'s> {
         // The arm's screening, read here rather than through `screen` for
         // each option.
         let held = screen.arm_pass(i);
-        let mut passes = |i: usize, value: i64| match &held {
-            Some((pass, range)) if range.contains(&i) => bits::has(pass, value),
-            _ => screen.passes(i, value),
-        };
-        if let Some(m) = self.legal_at_start(rules, light) {
-            while i < n && self.st.vm.options[i].0 == arm {
-                let value = self.st.vm.options[i].1;
-                if passes(i, value) {
-                    legal.push((arm, value, Next::Rerun(m)));
-                }
-                i += 1;
-            }
-            return Ok(i);
-        }
         // `prefix` found the frame of the `choose`.
         let top = self.st.vm.frames.len() - 1;
         let slot = light
@@ -158,7 +188,7 @@ impl<'s> PrefixRun<'s> {
             if of != arm {
                 break;
             }
-            if passes(i, value) {
+            if passing(&held, screen, i, value) {
                 // `run_prefix`'s run, written out: through a shared
                 // function returning a `Verdict`, a board game ran 0.7%
                 // more instructions.

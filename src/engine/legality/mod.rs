@@ -221,6 +221,11 @@ fn try_each(
             continue;
         }
         if let Some(prefix) = light::prefix(rules, st, arm).filter(|_| cut) {
+            let at = (prefix, arm);
+            if let Some(next) = light::all_legal(rules, st, at, i, &mut screen, &mut legal) {
+                i = next;
+                continue;
+            }
             // The options of this arm that follow, tried one after another
             // with the state set once for their prefixes.
             let mut run = light::PrefixRun::enter(st);

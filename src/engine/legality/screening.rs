@@ -84,6 +84,10 @@ impl ScreenedArm<'_> {
 /// The members passing every one of `sets`.
 #[inline(never)]
 fn pass_all(sets: &[Bits]) -> Bits {
+    if let [one] = sets {
+        // Shared, not copied.
+        return one.clone();
+    }
     let words = sets.iter().map(|s| s.len()).max().unwrap_or(0);
     bits::from_fn(words.max(1), |w| {
         sets.iter()

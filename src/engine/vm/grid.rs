@@ -123,6 +123,41 @@ pub(super) unsafe fn run_length_at(
     }
 }
 
+/// `LocalRun` (`op`): the run length from the cell in one local through
+/// the set in another, pushed above `sp`; returns the new top and the
+/// instruction after the fused sequence (`ip` being the one after `op`).
+///
+/// # Safety
+///
+/// `lp` points at the running frame's locals, whose indices in `op` are
+/// below the height, `sp` has room for one value, and the four
+/// instructions from `ip` on are the function's: as `verify` proved for
+/// the sequence the instruction stands for (see `ir::verify::unfused`).
+#[inline]
+pub(super) unsafe fn local_run(
+    rules: &Ruleset,
+    op: &Op,
+    lp: *mut Value,
+    sp: *mut Value,
+    ip: *const Op,
+) -> (*mut Value, *const Op) {
+    let Op::LocalRun(c, s, dx, dy, k) = *op else {
+        return (sp, ip);
+    };
+    // Safety: both locals are set (see above).
+    let (c, cells) = unsafe { (&*lp.add(c as usize), &*lp.add(s as usize)) };
+    let n = match rules.kinds.get(k as usize) {
+        Some(kind) => grid::run_length(kind, c.int(), (dx.into(), dy.into()), cells.bits()),
+        None => 0,
+    };
+    // Safety: room for one value, and the sequence's four other parts
+    // are the function's instructions (see above).
+    unsafe {
+        sp.write(Value::I(n));
+        (sp.add(1), ip.add(4))
+    }
+}
+
 /// The cell one step from a cell in direction `d` (none off the grid or
 /// for none), or the set of the cells one step from those of a set (`toward`).
 fn step(kind: &Kind, of: &Value, d: i64) -> Value {

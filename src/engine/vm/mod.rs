@@ -18,8 +18,7 @@ use crate::ir::bits;
 use crate::ir::bytecode::{Func, Op};
 use crate::ir::ruleset::Ruleset;
 
-use errors::{err, options_fit, runaway, set_options_fit, too_many_options};
-use errors::{trail_full, unseated};
+use errors::{err, options_fit, runaway, set_options_fit, too_many_options, trail_full, unseated};
 pub use frame::{eval, resume, start, Exit};
 use operators::{as_int, binary, int_binary};
 pub use sets::elements;
@@ -398,6 +397,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             // Safety, both: their operands lie above the locals (see above).
             Op::GridCell(k) => sp = unsafe { grid::grid_cell_at(rules, *k, sp) },
             Op::RunLength(k, back) => sp = unsafe { grid::run_length_at(rules, *k, *back, sp) },
+            Op::LocalRun(..) => (sp, ip) = unsafe { grid::local_run(rules, op, lp, sp, ip) },
             Op::MembersEq(_) | Op::MembersFieldEq(..) | Op::FieldImage(..) => {
                 released!(members(rules, st, op))
             }
@@ -780,8 +780,10 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::ParamIndex(_)
             | Op::SetAll(_)
             | Op::SetMake(..)
+            | Op::SetRange
             | Op::SetCount
             | Op::SelectEq(_)
+            | Op::MembersCmp(..)
             | Op::CountEq(_)
             | Op::Rotate(_)
             | Op::ChooseAddSet(_)

@@ -4,7 +4,7 @@
 
 use super::builtins::{builtin, missing};
 use super::lists::list_op;
-use super::sets::row;
+use super::sets::{members_cmp, number_range, row};
 use super::vars::var_offset;
 use super::MAX_OPTIONS;
 use super::{err, options_fit, set_options_fit, too_many_options, trail_full, unseated};
@@ -14,28 +14,6 @@ use crate::ir::bits;
 use crate::ir::bytecode::{Builtin, Op};
 use crate::ir::ruleset::{Data, Kind, Ruleset, PLAYER};
 use crate::ir::span::Span;
-
-/// The word of a set whose bit `i` tells whether `chunk[i]` (64
-/// elements at most) equals `x`, without branches: eight elements to a
-/// byte, the byte's bits made at once (a third fewer instructions than
-/// one shift per element).
-#[inline]
-fn word_where_eq(chunk: &[i64], x: i64) -> u64 {
-    let mut eights = chunk.chunks_exact(8);
-    let mut word = 0;
-    for (j, e) in eights.by_ref().enumerate() {
-        let byte = e
-            .iter()
-            .enumerate()
-            .fold(0u8, |m, (i, w)| m | (u8::from(*w == x) << i));
-        word |= u64::from(byte) << (8 * j);
-    }
-    let done = chunk.len() - eights.remainder().len();
-    for (i, w) in eights.remainder().iter().enumerate() {
-        word |= u64::from(*w == x) << (done + i);
-    }
-    word
-}
 
 /// `ChooseBegin`: no options collected yet.
 #[inline(always)]
@@ -122,11 +100,23 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
         Op::SelectEq(v) => {
             let x = pop_i(st);
             let words = row(rules, st, v);
-            let mut bits = bits::empty(words.len());
-            for (b, chunk) in bits.iter_mut().zip(words.chunks(64)) {
-                *b = word_where_eq(chunk, x);
-            }
+            // A word of the set from each 64 elements, without branches.
+            let bits = bits::from_fn(words.len().div_ceil(64).max(1), |w| {
+                let rest = words.get(w * 64..).unwrap_or_default();
+                eq_mask(&rest[..rest.len().min(64)], x)
+            });
             st.vm.stack.push(Value::S(bits));
+        }
+        Op::SetRange => {
+            let lo = pop_i(st);
+            let hi = pop_i(st);
+            st.vm.stack.push(Value::S(number_range(lo, hi)));
+        }
+        Op::MembersCmp(v, cmp) => {
+            let x = pop_i(st);
+            let set = st.vm.stack.pop().expect("set operand");
+            let out = members_cmp(row(rules, st, v), cmp, set.bits(), x);
+            st.vm.stack.push(Value::S(out));
         }
         Op::CountEq(v) => {
             let x = pop_i(st);
@@ -157,6 +147,24 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
         _ => unreachable!("not an instruction kept out of the loop: {op:?}"),
     }
     Ok(())
+}
+
+/// The elements of `words` (at most 64) equal to `x`, as a word (bit `i`
+/// for `words[i]`): eight at a time, each shifted by constants.
+#[inline]
+fn eq_mask(words: &[i64], x: i64) -> u64 {
+    let mut eights = words.chunks_exact(8);
+    let mut acc = 0;
+    for (j, e) in eights.by_ref().enumerate() {
+        let e: &[i64; 8] = e.try_into().expect("eight elements");
+        let byte = (0..8).fold(0u64, |a, i| a | (u64::from(e[i] == x) << i));
+        acc |= byte << (8 * j);
+    }
+    let base = words.len() - eights.remainder().len();
+    for (i, w) in eights.remainder().iter().enumerate() {
+        acc |= u64::from(*w == x) << (base + i);
+    }
+    acc
 }
 
 /// `ChooseWait` of choice `c` by player `p` (at `span`): the state waits

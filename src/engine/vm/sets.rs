@@ -7,7 +7,7 @@ use super::vars::slots;
 use crate::engine::error::RuntimeError;
 use crate::engine::state::{State, Value, Vm};
 use crate::ir::bits::{self, Bits};
-use crate::ir::bytecode::Op;
+use crate::ir::bytecode::{BinaryOp, Op};
 use crate::ir::ruleset::Ruleset;
 
 /// The members of a set, ascending.
@@ -108,6 +108,43 @@ pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
     st.vm.stack.push(Value::S(out));
 }
 
+/// `MembersCmp`: the members `x` of `set` for which `words[x] cmp x`
+/// holds (none past the end of `words`).
+pub(super) fn members_cmp(words: &[i64], cmp: BinaryOp, set: &[u64], x: i64) -> Bits {
+    match cmp {
+        BinaryOp::Lt => members_with(words, set, |w| w < x),
+        BinaryOp::Le => members_with(words, set, |w| w <= x),
+        BinaryOp::Gt => members_with(words, set, |w| w > x),
+        BinaryOp::Ge => members_with(words, set, |w| w >= x),
+        BinaryOp::Eq => members_with(words, set, |w| w == x),
+        _ => members_with(words, set, |w| w != x),
+    }
+}
+
+/// The members `x` of `set` for which `keep(words[x])` holds (none past
+/// the end of `words`).
+#[inline(always)]
+fn members_with(words: &[i64], set: &[u64], keep: impl Fn(i64) -> bool) -> Bits {
+    bits::from_fn(set.len(), |wi| {
+        bits::members_where(set[wi], wi, |i| words.get(i).is_some_and(|w| keep(*w)))
+    })
+}
+
+/// `SetRange`: the numbers `lo..hi` as a set (those below zero left out).
+pub(super) fn number_range(lo: i64, hi: i64) -> Bits {
+    let lo = lo.max(0) as u64;
+    let hi = (hi.max(0) as u64).max(lo);
+    // The members of word `w`: bits `lo..hi` of the numbers it holds.
+    bits::from_fn(hi.div_ceil(64).max(1) as usize, |w| {
+        let first = (w as u64) * 64;
+        let below = |n: u64| match n.saturating_sub(first) {
+            k if k >= 64 => u64::MAX,
+            k => (1u64 << k) - 1,
+        };
+        below(hi) & !below(lo)
+    })
+}
+
 /// `ChooseAddScreened`: the options of an arm, with the sets telling
 /// which of them are refused at once (read when asked, see
 /// [`crate::engine::state::Screening`]).
@@ -134,10 +171,14 @@ pub(super) fn add_screened(
     let listed = vm.options.len();
     bits::push_tagged(&mut vm.options, arm, members);
     let end = start + (vm.options.len() - listed);
-    let passing = vm.stack.drain(at + 1..).map(|v| match v {
-        Value::S(bits) => bits,
-        Value::I(_) => Bits::new(),
-    });
+    // The passing sets moved out in place (cheaper than a drain), their
+    // places dropped with the candidates.
+    let passing = vm.stack[at + 1..]
+        .iter_mut()
+        .map(|v| match std::mem::replace(v, Value::I(0)) {
+            Value::S(bits) => bits,
+            Value::I(_) => Bits::new(),
+        });
     vm.screened.add((start, end), (choice, arm), passing);
     vm.stack.truncate(at);
     Ok(())

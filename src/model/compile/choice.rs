@@ -206,6 +206,9 @@ impl Compiler<'_> {
         let e = match &b.source {
             Source::Expr(e) => e,
             Source::Range(lo, hi, incl) => {
+                if let Some(msgs) = self.screen_range(f, b, arm, screen, choice) {
+                    return (Ty::Int, msgs);
+                }
                 self.range_bounds(f, lo, hi, *incl, sp);
                 f.emit(Op::ChooseAddRange(arm), sp);
                 return (Ty::Int, Vec::new());
@@ -233,6 +236,46 @@ impl Compiler<'_> {
         }
         let ty = if k == ANY_KIND { Ty::Error } else { Ty::Ent(k) };
         (ty, msgs)
+    }
+
+    /// Offers the numbers of a range of constant bounds, not empty and
+    /// from 0 on, as a set screened by the arm's leading requirements that
+    /// have a native form on numbers (see [`Compiler::range_filter_plan`]),
+    /// when the first has one; returns their messages (`None`, nothing
+    /// emitted, otherwise).
+    fn screen_range(
+        &mut self,
+        f: &mut FnCtx,
+        b: &Binder,
+        arm: u16,
+        screen: &[Screen],
+        choice: u32,
+    ) -> Option<Vec<u32>> {
+        let Source::Range(lo, hi, incl) = &b.source else {
+            return None;
+        };
+        let (lo, end) = (constant(lo)?, constant(hi)?.checked_add(i64::from(*incl))?);
+        if lo < 0 || end <= lo || end > MAX_OPTIONS as i64 {
+            return None;
+        }
+        let x = &b.var.name;
+        let (first, _) = screen.first()?;
+        self.range_filter_plan(f, first, x, end)?;
+        f.emit(Op::Const(end), b.span);
+        f.emit(Op::Const(lo), b.span);
+        f.emit(Op::SetRange, b.span);
+        let mut msgs = Vec::new();
+        // At most eight (what `ChooseAddScreened` follows).
+        for (cond, text) in screen.iter().take(8) {
+            let Some(plan) = self.range_filter_plan(f, cond, x, end) else {
+                break;
+            };
+            f.emit(Op::Dup, cond.span);
+            self.emit_filter(f, &plan);
+            msgs.push(self.message(text, cond.span));
+        }
+        f.emit(Op::ChooseAddScreened { choice, arm }, b.span);
+        Some(msgs)
     }
 
     /// With the candidate set of a per-element arm on the stack, pushes
@@ -488,6 +531,8 @@ fn reads_only(op: &Op) -> bool {
             | Op::SelectEq(_)
             | Op::CountEq(_)
             | Op::MembersEq(_)
+            | Op::MembersCmp(..)
+            | Op::SetRange
             | Op::MembersFieldEq(..)
             | Op::FieldImage(..)
             | Op::Require(_)

@@ -186,6 +186,67 @@ impl Compiler<'_> {
         })
     }
 
+    /// The native form of the requirement `cond` on the numbers `x` of a
+    /// range within `0..end`: `v[x] op e`, `op` a comparison, `e` not
+    /// mentioning `x`, `v` a one-dimensional variable over numbers from 0
+    /// holding every index of the range (integers for `<`, `<=`, `>`,
+    /// `>=`), so that no member reads past it.
+    pub(super) fn range_filter_plan<'e>(
+        &self,
+        f: &FnCtx,
+        cond: &'e Expr,
+        x: &str,
+        end: i64,
+    ) -> Option<Filter<'e>> {
+        let ExprKind::Binary(cmp, lhs, rhs) = &cond.kind else {
+            return None;
+        };
+        let order = matches!(cmp, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+        if !(order || matches!(cmp, BinOp::Eq | BinOp::Ne)) || mentions(rhs, x) {
+            return None;
+        }
+        let ExprKind::Index(base, idx) = &lhs.kind else {
+            return None;
+        };
+        let ExprKind::Name(vname) = &base.kind else {
+            return None;
+        };
+        if idx.len() != 1 || !is_name(&idx[0], x) || f.lookup(&vname.name).is_some() {
+            return None;
+        }
+        let Some(Global::Var(v)) = self.symbols.get(&vname.name) else {
+            return None;
+        };
+        let vd = &self.vars[*v as usize];
+        let [d] = vd.dims.as_slice() else {
+            return None;
+        };
+        let holds =
+            d.kind.is_none() && d.lo == 0 && usize::try_from(end).is_ok_and(|e| e <= d.size);
+        let fits = if order {
+            vd.ty == Ty::Int
+        } else {
+            matches!(vd.ty, Ty::Int | Ty::Bool | Ty::Ent(_))
+        };
+        if !holds || !fits {
+            return None;
+        }
+        let op = match cmp {
+            BinOp::Eq => Op::MembersEq(*v),
+            BinOp::Ne => Op::MembersCmp(*v, BinaryOp::Ne),
+            BinOp::Lt => Op::MembersCmp(*v, BinaryOp::Lt),
+            BinOp::Le => Op::MembersCmp(*v, BinaryOp::Le),
+            BinOp::Gt => Op::MembersCmp(*v, BinaryOp::Gt),
+            _ => Op::MembersCmp(*v, BinaryOp::Ge),
+        };
+        Some(Filter::Compare {
+            cond,
+            op,
+            value: Some(rhs),
+            ty: vd.ty.clone(),
+        })
+    }
+
     /// For a filter `x in t`, `t` a local or a state variable without
     /// indices holding a set of kind `k`: the instruction pushing `t`.
     fn member_of_named_set(&self, f: &FnCtx, cond: &Expr, x: &str, k: KindId) -> Option<Op> {

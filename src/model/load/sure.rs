@@ -13,14 +13,15 @@
 //! through the procedures called on the way (each judged from its start,
 //! once). It tracks one fact about the options being collected: whether
 //! one surely is (a named option with no condition, or a range of
-//! constant, non-empty bounds, since the choice began). Every instruction
+//! constant, non-empty bounds, offered whole or screened, since the
+//! choice began). Every instruction
 //! is taken to go on to the next as well as wherever it may go (the parts
 //! of a fused instruction follow it), so more ways are followed than run;
 //! a ruleset with any call through a procedure value is left all unsure.
 //! A search stops at the first thing that may refuse.
 
 use crate::ir::bytecode::{Func, Op};
-use crate::ir::ruleset::Ruleset;
+use crate::ir::ruleset::{ChoiceDef, Ruleset};
 use smallvec::SmallVec;
 
 use crate::ir::verify::unfused;
@@ -31,7 +32,7 @@ use crate::ir::verify::unfused;
 /// one that surely offers an option.
 pub(super) fn mark_legals(rules: &mut Ruleset) {
     let mut seen = vec![None::<bool>; rules.messages.len()];
-    if let Some(mut proof) = Proof::new(rules.funcs()) {
+    if let Some(mut proof) = Proof::new(rules.funcs(), &rules.choices) {
         for (fi, f) in rules.funcs().iter().enumerate() {
             for (pc, op) in f.code.iter().enumerate() {
                 let Op::Legal(m) = *op else { continue };
@@ -51,6 +52,8 @@ pub(super) fn mark_legals(rules: &mut Ruleset) {
 /// What the proof knows of the code, and what it found so far.
 struct Proof<'a> {
     funcs: &'a [Func],
+    /// The choices (for the requirements their arms screen).
+    choices: &'a [ChoiceDef],
     /// By function: whether running it may collect options or wait.
     touches: Vec<bool>,
     /// By function: where it is returned to (after each call of it).
@@ -76,7 +79,7 @@ struct Proof<'a> {
 impl<'a> Proof<'a> {
     /// What is known of `funcs`; `None` when a procedure is called
     /// through a value (which is not followed).
-    fn new(funcs: &'a [Func]) -> Option<Proof<'a>> {
+    fn new(funcs: &'a [Func], choices: &'a [ChoiceDef]) -> Option<Proof<'a>> {
         let mut start = Vec::with_capacity(funcs.len());
         let mut total = 0;
         let mut touches = vec![false; funcs.len()];
@@ -126,6 +129,7 @@ impl<'a> Proof<'a> {
         }
         Some(Proof {
             funcs,
+            choices,
             touches,
             back,
             quiet: vec![None; funcs.len()],
@@ -188,6 +192,11 @@ impl<'a> Proof<'a> {
                     Op::ChooseBegin => offered = false,
                     Op::ChooseAdd(_) => offered = true,
                     Op::ChooseAddRange(_) if seq.len() == 1 && self.constant_range(fi, pc) => {
+                        offered = true
+                    }
+                    Op::ChooseAddScreened { choice, arm }
+                        if seq.len() == 1 && self.screened_range(fi, pc, choice, arm) =>
+                    {
                         offered = true
                     }
                     Op::ChooseWait(_) => {
@@ -270,6 +279,49 @@ impl<'a> Proof<'a> {
         };
         let landed = self.landed[fi].get_or_insert_with(|| landed(code));
         hi > lo && !landed[first + 1] && !landed[at]
+    }
+}
+
+impl Proof<'_> {
+    /// Whether the `ChooseAddScreened` (of arm `arm` of `choice`) at `at`
+    /// of function `fi` surely adds an option: its candidates are the
+    /// numbers of a `SetRange` of constant, non-empty bounds (see
+    /// [`Proof::constant_range`]), followed up to it by straight code
+    /// that nothing else goes to, each passing set filtered from a copy
+    /// of the candidates (`Dup`, a value pushed, `MembersEq` or
+    /// `MembersCmp`).
+    fn screened_range(&mut self, fi: usize, at: usize, choice: u32, arm: u16) -> bool {
+        let Some(screens) = self
+            .choices
+            .get(choice as usize)
+            .and_then(|c| c.arms.get(arm as usize))
+            .map(|a| a.screen.len())
+        else {
+            return false;
+        };
+        let code = &self.funcs[fi].code;
+        let Some(s) = code[..at].iter().rposition(|op| matches!(op, Op::SetRange)) else {
+            return false;
+        };
+        // What each place of the stack above the candidates' holds: the
+        // candidates (true) or another value.
+        let mut stack = vec![true];
+        for op in &code[s + 1..at] {
+            match parts(op).first() {
+                Some(Op::Dup) => stack.push(stack.last() == Some(&true)),
+                Some(Op::Const(_) | Op::Load(_) | Op::LoadVar(_)) => stack.push(false),
+                Some(Op::MembersEq(_) | Op::MembersCmp(..)) if stack.len() >= 3 => {
+                    stack.truncate(stack.len() - 2);
+                    stack.push(false);
+                }
+                _ => return false,
+            }
+        }
+        let straight = {
+            let landed = self.landed[fi].get_or_insert_with(|| landed(code));
+            !landed[s + 1..=at].iter().any(|l| *l)
+        };
+        stack.len() == screens + 1 && straight && self.constant_range(fi, s)
     }
 }
 

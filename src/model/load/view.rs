@@ -455,7 +455,8 @@ fn secrecy(rules: &Ruleset, func: FuncId) -> Secrecy {
                 | Op::ListDraw(v)
                 | Op::SelectEq(v)
                 | Op::CountEq(v)
-                | Op::MembersEq(v) => Some(*v),
+                | Op::MembersEq(v)
+                | Op::MembersCmp(v, _) => Some(*v),
                 _ => None,
             };
             match var.map(|v| rules.vars[v as usize].visibility) {
