@@ -246,8 +246,47 @@ impl Vm {
     /// ([`MAX_OPTIONS`] at most).
     #[inline(always)]
     pub fn options_full(&self) -> bool {
-        self.options.len() >= MAX_OPTIONS
-            || (!self.screened.is_empty() && self.option_count() >= MAX_OPTIONS)
+        self.options.len() >= MAX_OPTIONS || (!self.screened.is_empty() && self.counted_full())
+    }
+
+    /// `options_full` when a screening is held: out of line, as the
+    /// interpreter's loop would otherwise keep the screening's address.
+    #[inline(never)]
+    fn counted_full(&self) -> bool {
+        self.option_count() >= MAX_OPTIONS
+    }
+
+    /// Adds an option to the list (see [`Vm::options`]); the list grows
+    /// out of line, as the interpreter's loop would otherwise keep the
+    /// list's address.
+    #[inline(always)]
+    pub fn push_option(&mut self, option: (u16, i64)) {
+        if self.options.len() == self.options.capacity() {
+            return self.push_option_growing(option);
+        }
+        self.options.push(option);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn push_option_growing(&mut self, option: (u16, i64)) {
+        self.options.push(option);
+    }
+
+    /// Enters a frame (see [`Vm::frames`]); the frame stack grows out of
+    /// line, as the interpreter's loop would otherwise keep its address.
+    #[inline(always)]
+    pub fn push_frame(&mut self, frame: Frame) {
+        if self.frames.len() == self.frames.capacity() {
+            return self.push_frame_growing(frame);
+        }
+        self.frames.push(frame);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn push_frame_growing(&mut self, frame: Frame) {
+        self.frames.push(frame);
     }
 
     /// The `i`-th entry of the option list: the option there, or the first
@@ -570,12 +609,25 @@ impl State {
     #[must_use]
     pub fn touch(&mut self, lo: usize, hi: usize) -> bool {
         if self.recording {
-            for i in lo..hi {
-                self.trail.push((i as u32, self.words[i]));
+            let n = hi.saturating_sub(lo);
+            if self.trail.capacity().wrapping_sub(self.trail.len()) < n {
+                return self.touch_growing(lo, hi);
             }
+            self.trail
+                .extend((lo..hi).map(|i| (i as u32, self.words[i])));
             return self.trail.len() <= MAX_TRAIL;
         }
         true
+    }
+
+    /// `touch` when the trail must grow: out of line, as the
+    /// interpreter's loop would otherwise keep the trail's address.
+    #[cold]
+    #[inline(never)]
+    fn touch_growing(&mut self, lo: usize, hi: usize) -> bool {
+        self.trail
+            .extend((lo..hi).map(|i| (i as u32, self.words[i])));
+        self.trail.len() <= MAX_TRAIL
     }
 
     /// The words of element `flat` of a variable.

@@ -122,6 +122,15 @@ fn take(room: usize) -> NonNull<u64> {
             return block;
         }
     }
+    allocate(room)
+}
+
+/// A block with room for `room` words from the allocator: out of line,
+/// as the interpreter's loop would otherwise keep the address of the
+/// thread's [`Emptier`].
+#[cold]
+#[inline(never)]
+fn allocate(room: usize) -> NonNull<u64> {
     if room <= POOLED {
         // The pool will hold this block one day: empty it at the end.
         let _ = EMPTIER.try_with(|_| ());

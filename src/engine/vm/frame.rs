@@ -164,7 +164,7 @@ pub(super) fn call(
     if !fits(stack, callee, 0, base) {
         return Err(unfit(callee));
     }
-    st.vm.frames.push(Frame {
+    st.vm.push_frame(Frame {
         func: f,
         pc: 0,
         base: base as u32,

@@ -212,7 +212,7 @@ pub(super) fn add_option(st: &mut State, arm: u16, v: i64) -> Result<(), Runtime
     if st.vm.options_full() {
         return Err(too_many_options(MAX_OPTIONS as u64 + 1));
     }
-    st.vm.options.push((arm, v));
+    st.vm.push_option((arm, v));
     Ok(())
 }
 
