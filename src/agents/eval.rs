@@ -143,5 +143,5 @@ pub fn key_value(
     f: FuncId,
     seat: usize,
 ) -> Result<i64, RuntimeError> {
-    vm::eval(rules, state, f, vec![Value::I(seat as i64)]).map(|v| v.int())
+    vm::eval(rules, state, f, [Value::I(seat as i64)]).map(|v| v.int())
 }

@@ -456,7 +456,7 @@ impl Game {
         for p in 0..self.state.nplayers {
             let mut k = Vec::new();
             for f in &rules.score {
-                let v = vm::eval(&rules, &mut self.state, *f, vec![Value::I(p as i64)])
+                let v = vm::eval(&rules, &mut self.state, *f, [Value::I(p as i64)])
                     .map_err(ApplyError::Runtime)?;
                 k.push(v.int());
             }

@@ -229,8 +229,7 @@ struct Cx<'a> {
 
 impl Cx<'_> {
     fn eval(&mut self, s: &Shown, arg: Option<i64>) -> Result<Value, RuntimeError> {
-        let args = arg.map(|a| vec![Value::I(a)]).unwrap_or_default();
-        vm::eval(self.rules, self.st, s.func, args)
+        vm::eval(self.rules, self.st, s.func, arg.map(Value::I))
     }
 
     fn holds(&mut self, s: &Shown, arg: i64) -> Result<bool, RuntimeError> {

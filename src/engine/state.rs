@@ -550,12 +550,68 @@ unsafe fn drop_sets(values: &mut [Value]) {
     }
 }
 
+/// The buffers of the last state dropped on this thread, emptied, for
+/// the next fresh one: a game played after another grows no buffer again.
+#[derive(Default)]
+struct Leftovers {
+    words: Vec<i64>,
+    vm: Vm,
+    trail: Vec<(u32, i64)>,
+    spare: Spare,
+}
+
+thread_local! {
+    static LEFTOVERS: std::cell::Cell<Option<Leftovers>> = const { std::cell::Cell::new(None) };
+}
+
+impl Leftovers {
+    /// The buffers kept, or new ones.
+    fn take() -> Leftovers {
+        LEFTOVERS
+            .try_with(|l| l.take())
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for State {
+    /// Keeps the state's buffers, emptied, for the next fresh state (when
+    /// none are kept yet); the words left in them are never read.
+    fn drop(&mut self) {
+        let _ = LEFTOVERS.try_with(|l| {
+            let kept = l.take();
+            if kept.is_some() {
+                l.set(kept);
+                return;
+            }
+            let mut vm = std::mem::take(&mut self.vm);
+            clear_values(&mut vm.stack);
+            vm.frames.clear();
+            vm.options.clear();
+            vm.screened.clear();
+            let mut words = std::mem::take(&mut self.words);
+            words.clear();
+            let mut trail = std::mem::take(&mut self.trail);
+            trail.clear();
+            l.set(Some(Leftovers {
+                words,
+                vm,
+                trail,
+                spare: std::mem::take(&mut self.spare),
+            }));
+        });
+    }
+}
+
 impl State {
     /// A fresh state with every variable at its type's zero, for
     /// `nplayers` players (within the ruleset's range: see
     /// [`crate::engine::Game::initial_state`], which checks it).
     pub(crate) fn new(rules: &Ruleset, nplayers: usize, seed: u64) -> State {
-        let mut words = vec![0i64; rules.state_words];
+        let left = Leftovers::take();
+        let mut words = left.words;
+        words.resize(rules.state_words, 0);
         for v in &rules.vars {
             if matches!(v.ty, Ty::Ent(_) | Ty::Proc) {
                 for w in &mut words[v.offset..v.offset + v.len()] {
@@ -563,7 +619,9 @@ impl State {
                 }
             }
         }
-        State::of_words(words, nplayers, seed)
+        let mut st = State::of_words(words, nplayers, seed);
+        (st.vm, st.trail, st.spare) = (left.vm, left.trail, left.spare);
+        st
     }
 
     /// A state holding these words, with no program running yet.

@@ -174,7 +174,7 @@ pub(super) fn call(
 
 /// Starts a function with no arguments (the game program, an initialiser,
 /// or a scenario entry point) on the state.
-pub fn start(state: &mut State, func: u32, rules: &Ruleset, args: Vec<Value>) {
+pub fn start(state: &mut State, func: u32, rules: &Ruleset, args: impl IntoIterator<Item = Value>) {
     let base = state.vm.stack.len() as u32;
     let f = &rules.funcs[func as usize];
     state.vm.stack.extend(args);
@@ -200,7 +200,7 @@ pub fn eval(
     rules: &Ruleset,
     state: &mut State,
     func: u32,
-    args: Vec<Value>,
+    args: impl IntoIterator<Item = Value>,
 ) -> Result<Value, RuntimeError> {
     let scratch = state.spare.vm();
     let saved = std::mem::replace(&mut state.vm, scratch);
