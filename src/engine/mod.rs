@@ -3,6 +3,7 @@
 
 pub mod error;
 pub mod game;
+mod leftovers;
 pub mod legality;
 pub mod log;
 pub mod picture;

@@ -517,7 +517,7 @@ fn holds_set(values: &[Value]) -> bool {
 /// nothing and are forgotten at once), tested eight at a time as
 /// [`for_each_set`] does.
 #[inline]
-fn clear_values(values: &mut Vec<Value>) {
+pub(super) fn clear_values(values: &mut Vec<Value>) {
     let n = values.len();
     // Safety: the vector forgets its values first (so that a panic
     // leaks rather than drops twice); each set among them is then dropped
@@ -550,66 +550,12 @@ unsafe fn drop_sets(values: &mut [Value]) {
     }
 }
 
-/// The buffers of the last state dropped on this thread, emptied, for
-/// the next fresh one: a game played after another grows no buffer again.
-#[derive(Default)]
-struct Leftovers {
-    words: Vec<i64>,
-    vm: Vm,
-    trail: Vec<(u32, i64)>,
-    spare: Spare,
-}
-
-thread_local! {
-    static LEFTOVERS: std::cell::Cell<Option<Leftovers>> = const { std::cell::Cell::new(None) };
-}
-
-impl Leftovers {
-    /// The buffers kept, or new ones.
-    fn take() -> Leftovers {
-        LEFTOVERS
-            .try_with(|l| l.take())
-            .ok()
-            .flatten()
-            .unwrap_or_default()
-    }
-}
-
-impl Drop for State {
-    /// Keeps the state's buffers, emptied, for the next fresh state (when
-    /// none are kept yet); the words left in them are never read.
-    fn drop(&mut self) {
-        let _ = LEFTOVERS.try_with(|l| {
-            let kept = l.take();
-            if kept.is_some() {
-                l.set(kept);
-                return;
-            }
-            let mut vm = std::mem::take(&mut self.vm);
-            clear_values(&mut vm.stack);
-            vm.frames.clear();
-            vm.options.clear();
-            vm.screened.clear();
-            let mut words = std::mem::take(&mut self.words);
-            words.clear();
-            let mut trail = std::mem::take(&mut self.trail);
-            trail.clear();
-            l.set(Some(Leftovers {
-                words,
-                vm,
-                trail,
-                spare: std::mem::take(&mut self.spare),
-            }));
-        });
-    }
-}
-
 impl State {
     /// A fresh state with every variable at its type's zero, for
     /// `nplayers` players (within the ruleset's range: see
     /// [`crate::engine::Game::initial_state`], which checks it).
     pub(crate) fn new(rules: &Ruleset, nplayers: usize, seed: u64) -> State {
-        let left = Leftovers::take();
+        let left = super::leftovers::Leftovers::take();
         let mut words = left.words;
         words.resize(rules.state_words, 0);
         for v in &rules.vars {
