@@ -5,7 +5,7 @@ use super::sets::set_elems;
 use crate::engine::state::{State, Value};
 use crate::ir::bits::{self, Bits};
 use crate::ir::bytecode::{KindId, Op};
-use crate::ir::grid;
+use crate::ir::grid::{self, GroupLabels};
 use crate::ir::ruleset::{Kind, Ruleset, NO_CELL};
 
 /// Runs a grid instruction on the operands on top of the stack.
@@ -37,21 +37,6 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) {
             let cells = stack.pop().expect("set");
             Value::I(grid::components(&rules.kinds[k as usize], cells.bits()))
         }
-        Op::GroupsAround(k, use_marked) => {
-            // Read in place: the sets are not moved off the stack.
-            let [c, cells, marked] = stack.last_chunk::<3>().expect("three operands");
-            let (c, m) = (c.int(), use_marked.then(|| marked.bits()));
-            let n = match usize::try_from(c) {
-                Ok(c) => {
-                    let kind = &rules.kinds[k as usize];
-                    st.groups
-                        .groups_around(k as usize, kind, c, cells.bits(), m)
-                }
-                Err(_) => 0,
-            };
-            stack.truncate(stack.len() - 3);
-            Value::I(n)
-        }
         _ => unreachable!("not a grid instruction"),
     };
     st.vm.stack.push(out);
@@ -79,6 +64,42 @@ pub(super) unsafe fn grid_cell_at(rules: &Ruleset, k: KindId, sp: *mut Value) ->
         std::ptr::drop_in_place(sp.sub(1));
         *sp.sub(2) = Value::I(if inside { y * g.width as i64 + x } else { -1 });
         sp.sub(1)
+    }
+}
+
+/// `GroupsAround` (`groups_around`) on the three operands below `sp`
+/// (cell, set, marked set), in place: they are replaced by the count
+/// (read through `groups`), and the new top is returned. The sets are read
+/// where they lie and dropped after.
+///
+/// # Safety
+///
+/// The three values below `sp` are set and belong to the running frame's
+/// operands: `verify` proved the instruction's stack effect (three
+/// operands in, one out), so they lie above the frame's locals.
+#[inline]
+pub(super) unsafe fn groups_at(
+    rules: &Ruleset,
+    groups: &mut GroupLabels,
+    k: KindId,
+    use_marked: bool,
+    sp: *mut Value,
+) -> *mut Value {
+    // Safety: the three operands are set (see above).
+    let (c, cells, marked) = unsafe { (&*sp.sub(3), &*sp.sub(2), &*sp.sub(1)) };
+    let m = use_marked.then(|| marked.bits());
+    let n = match (usize::try_from(c.int()), rules.kinds.get(k as usize)) {
+        (Ok(c), Some(kind)) => groups.groups_around(k as usize, kind, c, cells.bits(), m),
+        _ => 0,
+    };
+    // Safety: each operand is dropped once, in place; the first takes the
+    // result (its old value dropped by the assignment), and the top is
+    // then past it.
+    unsafe {
+        std::ptr::drop_in_place(sp.sub(1));
+        std::ptr::drop_in_place(sp.sub(2));
+        *sp.sub(3) = Value::I(n);
+        sp.sub(2)
     }
 }
 

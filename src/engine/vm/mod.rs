@@ -389,12 +389,13 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let at = span!();
                 or_leave!(released!(rare::list_instruction(rules, st, op, *v, at)))
             }
-            Op::Adjacent(_)
-            | Op::Toward(_)
-            | Op::Connected(_)
-            | Op::Components(_)
-            | Op::GroupsAround(..) => released!(grid::instruction(rules, st, op)),
-            // Safety, both: their operands lie above the locals (see above).
+            Op::Adjacent(_) | Op::Toward(_) | Op::Connected(_) | Op::Components(_) => {
+                released!(grid::instruction(rules, st, op))
+            }
+            // Safety, all three: their operands lie above the locals (see above).
+            Op::GroupsAround(k, m) => {
+                sp = unsafe { grid::groups_at(rules, &mut st.groups, *k, *m, sp) }
+            }
             Op::GridCell(k) => sp = unsafe { grid::grid_cell_at(rules, *k, sp) },
             Op::RunLength(k, back) => sp = unsafe { grid::run_length_at(rules, *k, *back, sp) },
             Op::LocalRun(..) => (sp, ip) = unsafe { grid::local_run(rules, op, lp, sp, ip) },
