@@ -184,8 +184,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             ip = unsafe { (st.vm.code as *const Op).add($t as usize) };
         }};
     }
-    // Enters the frame on top of the frame stack, the stack released; gives
-    // its function.
+    // Enters the top frame (the stack released); gives its function.
     macro_rules! reload {
         () => {
             match st.vm.frames.last() {
