@@ -3,7 +3,6 @@
 
 pub mod error;
 pub mod game;
-mod leftovers;
 pub mod legality;
 pub mod log;
 pub mod picture;

@@ -517,7 +517,7 @@ fn holds_set(values: &[Value]) -> bool {
 /// nothing and are forgotten at once), tested eight at a time as
 /// [`for_each_set`] does.
 #[inline]
-pub(super) fn clear_values(values: &mut Vec<Value>) {
+fn clear_values(values: &mut Vec<Value>) {
     let n = values.len();
     // Safety: the vector forgets its values first (so that a panic
     // leaks rather than drops twice); each set among them is then dropped
@@ -550,12 +550,66 @@ unsafe fn drop_sets(values: &mut [Value]) {
     }
 }
 
+/// The buffers of the last state dropped on this thread, emptied, for
+/// the next fresh one: a game played after another grows no buffer again.
+#[derive(Default)]
+struct Leftovers {
+    words: Vec<i64>,
+    vm: Vm,
+    trail: Vec<(u32, i64)>,
+    spare: Spare,
+}
+
+thread_local! {
+    static LEFTOVERS: std::cell::Cell<Option<Leftovers>> = const { std::cell::Cell::new(None) };
+}
+
+impl Leftovers {
+    /// The buffers kept, or new ones.
+    fn take() -> Leftovers {
+        LEFTOVERS
+            .try_with(|l| l.take())
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for State {
+    /// Keeps the state's buffers, emptied, for the next fresh state (when
+    /// none are kept yet); the words left in them are never read.
+    fn drop(&mut self) {
+        let _ = LEFTOVERS.try_with(|l| {
+            let kept = l.take();
+            if kept.is_some() {
+                l.set(kept);
+                return;
+            }
+            let mut vm = std::mem::take(&mut self.vm);
+            clear_values(&mut vm.stack);
+            vm.frames.clear();
+            vm.options.clear();
+            vm.screened.clear();
+            let mut words = std::mem::take(&mut self.words);
+            words.clear();
+            let mut trail = std::mem::take(&mut self.trail);
+            trail.clear();
+            l.set(Some(Leftovers {
+                words,
+                vm,
+                trail,
+                spare: std::mem::take(&mut self.spare),
+            }));
+        });
+    }
+}
+
 impl State {
     /// A fresh state with every variable at its type's zero, for
     /// `nplayers` players (within the ruleset's range: see
     /// [`crate::engine::Game::initial_state`], which checks it).
     pub(crate) fn new(rules: &Ruleset, nplayers: usize, seed: u64) -> State {
-        let left = super::leftovers::Leftovers::take();
+        let left = Leftovers::take();
         let mut words = left.words;
         words.resize(rules.state_words, 0);
         for v in &rules.vars {
@@ -683,82 +737,4 @@ pub fn flat_index(v: &VarDef, idx: &[i64]) -> Option<usize> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_value_stays_16_bytes_and_copies_sets_exactly() {
-        assert_eq!(std::mem::size_of::<Value>(), 16);
-        for n in [0, 1, 3, 4, 5, 9] {
-            let bits: Bits = (0..n as u64).map(|w| w * 0x0101 + 1).collect();
-            let v = Value::S(bits.clone());
-            assert_eq!(v.clone().bits(), &bits[..]);
-            assert_eq!(v.clone(), v);
-        }
-    }
-
-    #[test]
-    fn a_stack_is_copied_and_emptied_exactly_whatever_its_length() {
-        for n in [0, 1, 7, 8, 9, 16, 23, 24, 44] {
-            for every in [0, 1, 3, 8, 9] {
-                let from: Vec<Value> = (0..n)
-                    .map(|k| {
-                        if every > 0 && k % every == 0 {
-                            Value::S((0..3u64).map(|w| w + k as u64).collect())
-                        } else {
-                            Value::I(k as i64)
-                        }
-                    })
-                    .collect();
-                let mut to = Vec::new();
-                copy_values(&from, &mut to);
-                assert_eq!(to, from);
-                let mut again = from.clone();
-                clear_values(&mut to);
-                assert!(to.is_empty());
-                // The original's sets are still whole once the copy's went.
-                assert_eq!(again, from);
-                clear_values(&mut again);
-                assert!(again.is_empty());
-            }
-        }
-    }
-
-    #[test]
-    fn options_kept_unlisted_are_listed_as_had_they_been_at_once() {
-        let set = |members: &[usize]| {
-            let mut b = bits::empty(130);
-            members.iter().for_each(|&m| bits::put_at(&mut b, m));
-            b
-        };
-        let (first, second) = ([1, 3, 64, 129], [2]);
-        let passing = || [set(&[1, 64]), set(&[2]), set(&[2, 5])].into_iter();
-        let mut eager = Vm::default();
-        eager.options.push((0, 7));
-        bits::push_tagged(&mut eager.options, 1, &set(&first));
-        eager.screened.add((1, 5), (0, 1), passing().take(1));
-        eager.options.push((2, 5));
-        bits::push_tagged(&mut eager.options, 3, &set(&second));
-        eager.screened.add((6, 7), (0, 3), passing().skip(1));
-        let mut kept = Vm::default();
-        kept.options.push((0, 7));
-        kept.screened
-            .add_unlisted((1, 5), (0, 1), passing().take(1), (1, set(&first)));
-        kept.options.push((1, 0));
-        kept.options.push((2, 5));
-        assert_eq!(kept.option_count(), 6);
-        kept.screened
-            .add_unlisted((6, 7), (0, 3), passing().skip(1), (3, set(&second)));
-        kept.options.push((3, 0));
-        assert_eq!(kept.option_count(), eager.options.len());
-        assert_eq!(kept.first_option_at(1), (1, 1));
-        assert_eq!(kept.first_option_at(3), (3, 2));
-        kept.list_unlisted();
-        assert_eq!(kept.options, eager.options);
-        assert_eq!(
-            format!("{:?}", kept.screened),
-            format!("{:?}", eager.screened)
-        );
-        assert_eq!(kept.option_count(), eager.options.len());
-    }
-}
+mod tests;
