@@ -13,6 +13,7 @@ pub mod excerpt;
 pub mod grid;
 pub mod pool;
 pub mod ruleset;
+pub mod rust;
 pub mod span;
 pub mod symbols;
 pub mod types;

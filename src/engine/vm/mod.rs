@@ -358,6 +358,24 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::Pop => drop(pop!()),
             Op::Dup => push!(top!(0).clone()),
             Op::Call(..) | Op::CallDyn(_) => {
+                if let (Op::Call(f, argc), Some(t)) = (op, native::table(rules)) {
+                    if let Some(g) = t.gen.get(*f as usize).copied().flatten() {
+                        let n = *argc as usize;
+                        // Safety: the arguments lie below `sp` (`verify`).
+                        let args = unsafe { std::slice::from_raw_parts(sp.sub(n), n) };
+                        check_steps!();
+                        let r = g(rules, st, args);
+                        for _ in 0..n {
+                            drop(pop!());
+                        }
+                        let (v, k) = or_leave!(r);
+                        steps += k;
+                        if let Some(v) = v {
+                            push!(v);
+                        }
+                        continue;
+                    }
+                }
                 if let (Op::Call(f, 2), Some(t)) = (op, native::table(rules)) {
                     if t.func == *f {
                         let x = pop_i!();

@@ -39,6 +39,19 @@ pub(super) struct Ids {
     choice: u32,
     full: u32,
     legal: u32,
+    /// The generated functions by id (`gen`), where their fingerprints
+    /// match the loaded code.
+    pub gen: Vec<Option<GenFn>>,
+}
+
+/// The code `ir::rust` generated (an experiment: included by hand).
+mod generated {
+    use super::abi;
+    use super::{Gen, GenFn};
+    use crate::engine::state::{State, Value};
+    use crate::ir::bytecode::BinaryOp;
+    use crate::ir::ruleset::Ruleset;
+    include!("native_gen.rs");
 }
 
 static IDS: OnceLock<Option<Ids>> = OnceLock::new();
@@ -76,8 +89,19 @@ fn find(rules: &Ruleset) -> Option<Ids> {
     if rules.vars[disc].dims[0].size != 42 || rules.vars[height].dims[0].size != 7 {
         return None;
     }
+    let gen = (0..rules.funcs.len())
+        .map(|f| match generated::TABLE.get(f) {
+            Some(Some((h, g)))
+                if mode == "gen" && *h == crate::ir::rust::fingerprint(&rules.funcs[f]) =>
+            {
+                Some(*g)
+            }
+            _ => None,
+        })
+        .collect();
     Some(Ids {
-        func,
+        gen,
+        func: if mode == "gen" { u32::MAX } else { func },
         main: (mode == "all").then_some(main),
         fast: mode != "naive",
         height,
@@ -410,5 +434,186 @@ pub(super) fn main_native(
                 at = At::Top;
             }
         }
+    }
+}
+
+/// What a generated function returns: its result, and the steps the
+/// interpreter would have counted.
+pub(super) type Gen = Result<(Option<Value>, u64), RuntimeError>;
+/// A generated function.
+pub(super) type GenFn = fn(&Ruleset, &mut State, &[Value]) -> Gen;
+
+/// The helpers generated code calls (`ir::rust`).
+pub(super) mod abi {
+    use super::super::errors::trail_full;
+    pub(in super::super) use super::super::errors::{runaway, STEP_LIMIT};
+    use super::super::vars::slot;
+    use crate::engine::error::{ErrorKind, RuntimeError};
+    use crate::engine::state::{State, Value};
+    use crate::ir::bits;
+    use crate::ir::bytecode::BinaryOp;
+    use crate::ir::grid;
+    use crate::ir::ruleset::Ruleset;
+    use crate::ir::span::Span;
+
+    /// The span of instruction `pc` of function `f`.
+    #[cold]
+    pub(in super::super) fn span(rules: &Ruleset, f: usize, pc: usize) -> Span {
+        rules.funcs[f].spans[pc]
+    }
+
+    /// The offset of variable `v`'s element at `idx`.
+    #[inline(always)]
+    pub(in super::super) fn offset(
+        rules: &Ruleset,
+        st: &State,
+        v: u32,
+        idx: &[i64],
+    ) -> Result<usize, RuntimeError> {
+        let vd = &rules.vars[v as usize];
+        let mut flat = 0usize;
+        for (d, x) in vd.dims.iter().zip(idx) {
+            let Some(k) = slot(d, *x, st.nplayers) else {
+                return Err(out_of_range(rules, v, *x));
+            };
+            flat = flat * d.size + k;
+        }
+        Ok(vd.offset + flat * vd.elem_words)
+    }
+
+    #[cold]
+    fn out_of_range(rules: &Ruleset, v: u32, x: i64) -> RuntimeError {
+        let name = &rules.vars[v as usize].name;
+        RuntimeError::new(
+            ErrorKind::OutOfRange,
+            Span::default(),
+            format!("index {x} out of range for `{name}`"),
+        )
+    }
+
+    /// The value of variable `v` at `off`.
+    #[inline(always)]
+    pub(in super::super) fn value(rules: &Ruleset, st: &State, v: u32, off: usize) -> Value {
+        super::super::fused::value(rules, st, v, off)
+    }
+
+    /// `StoreVar` at `off`, through the trail.
+    #[inline(always)]
+    pub(in super::super) fn store(
+        rules: &Ruleset,
+        st: &mut State,
+        v: u32,
+        off: usize,
+        val: Value,
+    ) -> Result<(), RuntimeError> {
+        let n = rules.vars[v as usize].elem_words;
+        if !st.touch(off, off + n) {
+            return Err(trail_full(Span::default()));
+        }
+        match val {
+            Value::I(x) => st.words[off] = x,
+            Value::S(b) => {
+                if b.iter().skip(n).any(|w| *w != 0) {
+                    return Err(RuntimeError::new(
+                        ErrorKind::OutOfRange,
+                        Span::default(),
+                        "set too large",
+                    ));
+                }
+                for i in 0..n {
+                    st.words[off + i] = b.get(i).copied().unwrap_or(0) as i64;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `AddVar` at `off`, through the trail.
+    #[inline(always)]
+    pub(in super::super) fn add(st: &mut State, off: usize, x: i64) -> Result<(), RuntimeError> {
+        if !st.touch(off, off + 1) {
+            return Err(trail_full(Span::default()));
+        }
+        st.words[off] = st.words[off].saturating_add(x);
+        Ok(())
+    }
+
+    /// `Field`.
+    #[inline(always)]
+    pub(in super::super) fn field(
+        rules: &Ruleset,
+        k: u16,
+        f: u16,
+        e: i64,
+    ) -> Result<i64, RuntimeError> {
+        super::super::rare::field(rules, k, f, e)
+    }
+
+    /// `GridCell`.
+    #[inline(always)]
+    pub(in super::super) fn grid_cell(rules: &Ruleset, k: u16, x: i64, y: i64) -> i64 {
+        let g = rules.kinds[k as usize].grid.unwrap_or_default();
+        let inside = (0..g.width as i64).contains(&x) && (0..g.height as i64).contains(&y);
+        if inside {
+            y * g.width as i64 + x
+        } else {
+            -1
+        }
+    }
+
+    /// `RunLength`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(in super::super) fn run_length(
+        rules: &Ruleset,
+        k: u16,
+        back: bool,
+        c: i64,
+        dx: i64,
+        dy: i64,
+        set: &[u64],
+    ) -> i64 {
+        let step = match back {
+            true => (dx.saturating_neg(), dy.saturating_neg()),
+            false => (dx, dy),
+        };
+        grid::run_length(&rules.kinds[k as usize], c, step, set)
+    }
+
+    /// `SelectEq`.
+    #[inline(always)]
+    pub(in super::super) fn select_eq(rules: &Ruleset, st: &State, v: u32, x: i64) -> Value {
+        let words = super::super::sets::row(rules, st, v);
+        let mut b = bits::empty(words.len());
+        for (w, chunk) in b.iter_mut().zip(words.chunks(64)) {
+            *w = chunk
+                .iter()
+                .enumerate()
+                .fold(0, |acc, (i, x2)| acc | (((*x2 == x) as u64) << i));
+        }
+        Value::S(b)
+    }
+
+    /// `CountEq`.
+    #[inline(always)]
+    pub(in super::super) fn count_eq(rules: &Ruleset, st: &State, v: u32, x: i64) -> i64 {
+        let words = super::super::sets::row(rules, st, v);
+        words.iter().filter(|w| **w == x).count() as i64
+    }
+
+    /// `SetIn`.
+    #[inline(always)]
+    pub(in super::super) fn has(set: &[u64], e: i64) -> i64 {
+        bits::has(set, e) as i64
+    }
+
+    /// `Bin` on values.
+    #[inline(always)]
+    pub(in super::super) fn binary(
+        op: BinaryOp,
+        a: Value,
+        b: Value,
+    ) -> Result<Value, RuntimeError> {
+        super::super::operators::binary(op, a, b)
     }
 }

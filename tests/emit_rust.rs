@@ -1,0 +1,32 @@
+//! `ir::rust`, the start of `tabula compile`: the functions that never
+//! reach a decision are translated to Rust source. With `TABULA_EMIT`
+//! set to a path, the Connect Four translation is written there.
+
+use std::path::Path;
+
+use tabula::ir::rust;
+
+#[test]
+fn pure_functions_are_translated() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/connect-four");
+    let rules = tabula::load(&dir, &[]).expect("loads");
+    let src = rust::emit(&rules);
+    let drop = rules
+        .funcs()
+        .iter()
+        .position(|f| f.name == "drop")
+        .expect("drop");
+    let main = rules
+        .funcs()
+        .iter()
+        .position(|f| f.name == "main")
+        .expect("main");
+    assert!(src.contains(&format!("fn f{drop}(")), "{src}");
+    assert!(
+        !src.contains(&format!("fn f{main}(")),
+        "a decision is not translated"
+    );
+    if let Some(path) = std::env::var_os("TABULA_EMIT") {
+        std::fs::write(path, src).expect("written");
+    }
+}
