@@ -30,3 +30,22 @@ fn pure_functions_are_translated() {
         std::fs::write(path, src).expect("written");
     }
 }
+
+#[test]
+fn every_ruleset_emits() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for dir in [
+        "rules/tzolkin",
+        "rules/tigris-euphrates",
+        "rules/mexica",
+        "rules/cuzco",
+        "tests/rulesets/connect-four",
+        "tests/rulesets/nim",
+    ] {
+        let rules = tabula::load(&root.join(dir), &[]).expect("loads");
+        let src = rust::emit(&rules);
+        let n = src.matches(", translated.").count();
+        eprintln!("{dir}: {n} of {} functions translated", rules.funcs().len());
+        assert!(src.ends_with("];\n"));
+    }
+}

@@ -253,78 +253,115 @@ fn emit_func(rules: &Ruleset, f: usize, func: &Func, out: &mut String) {
     let mut pc = 0;
     while pc < n {
         let end = (pc + 1..=n).find(|e| lead[*e]).unwrap_or(n);
-        if let Some(entry) = &states[pc] {
-            let _ = writeln!(out, "            {pc} => {{");
-            let _ = writeln!(
-                out,
-                "                steps += {};",
-                block_steps(func, pc, end)
-            );
-            let mut repr = entry.clone();
-            // Operands loaded from a local and not yet copied: read there.
-            let mut alias: Vec<Option<usize>> = vec![None; func.max_stack as usize];
-            for at in pc..end {
-                let op = plain(func, at);
-                let h = func.heights[at] as usize;
-                let last = at + 1 == end;
-                if let (Op::Load(l), false) = (&op, last) {
-                    alias[h] = Some(*l as usize);
-                    repr = after(rules, func, at, &repr, at + 1);
-                    continue;
-                }
-                let written: Vec<usize> =
-                    writes(rules, &op, h, &repr).iter().map(|w| w.0).collect();
-                let e = Emit {
-                    rules,
-                    f,
-                    func,
-                    repr: &repr,
-                    pc: at,
-                    states: &states,
-                    alias: &alias,
-                };
-                let keep = match (last, &op) {
-                    (true, Op::JumpIf(_) | Op::JumpIfNot(_)) => Some(h - 1),
-                    _ => None,
-                };
-                let copies: Vec<usize> = (0..h)
-                    .filter(|s| Some(*s) != keep)
-                    .filter(|s| alias[*s].is_some_and(|l| last || written.contains(&l)))
-                    .collect();
-                for s in &copies {
-                    let _ = writeln!(out, "                {}", e.materialize(*s));
-                }
-                for s in copies {
-                    alias[s] = None;
-                }
-                let e = Emit {
-                    rules,
-                    f,
-                    func,
-                    repr: &repr,
-                    pc: at,
-                    states: &states,
-                    alias: &alias,
-                };
-                e.op(&op, out);
-                if last && !matches!(op, Op::Jump(_) | Op::Ret) {
-                    let conv = e.convert(end);
-                    let _ = writeln!(out, "                {conv}pc = {end};");
-                }
-                for w in written {
-                    alias[w] = None;
-                }
-                if !last {
-                    repr = after(rules, func, at, &repr, at + 1);
-                    let h2 = func.heights[at + 1] as usize;
-                    alias[h2..].fill(None);
-                }
-            }
-            out.push_str("            }\n");
+        if states[pc].is_some() {
+            let block = Block {
+                rules,
+                f,
+                func,
+                states: &states,
+                start: pc,
+                end,
+            };
+            block.emit(out);
         }
         pc = end;
     }
     out.push_str("            _ => unreachable!(),\n        }\n    }\n}\n\n");
+}
+
+/// A block of a function being emitted: instructions `start..end`.
+struct Block<'a> {
+    rules: &'a Ruleset,
+    f: usize,
+    func: &'a Func,
+    states: &'a [Option<Vec<Repr>>],
+    start: usize,
+    end: usize,
+}
+
+impl Block<'_> {
+    /// Emits the block as one arm of the function's `match pc`. An
+    /// operand loaded from a local is read there (`alias`) until that
+    /// local is written or the block ends.
+    fn emit(&self, out: &mut String) {
+        let (func, end) = (self.func, self.end);
+        let _ = writeln!(out, "            {} => {{", self.start);
+        let steps = block_steps(func, self.start, end);
+        let _ = writeln!(out, "                steps += {steps};");
+        let mut repr = self.states[self.start].clone().unwrap_or_default();
+        let mut alias: Vec<Option<usize>> = vec![None; func.max_stack as usize];
+        for at in self.start..end {
+            let op = plain(func, at);
+            let h = func.heights[at] as usize;
+            let last = at + 1 == end;
+            match (&op, last) {
+                (Op::Load(l), false) => alias[h] = Some(*l as usize),
+                _ => self.instruction(&op, at, &repr, &mut alias, out),
+            }
+            if !last {
+                repr = after(self.rules, func, at, &repr, at + 1);
+                alias[func.heights[at + 1] as usize..].fill(None);
+            }
+        }
+        out.push_str("            }\n");
+    }
+
+    /// Emits instruction `at` (`op`, entry `repr`): first the copies of
+    /// the operands aliasing a local it writes (all of them at the end of
+    /// the block), then the instruction, then the way on.
+    fn instruction(
+        &self,
+        op: &Op,
+        at: usize,
+        repr: &[Repr],
+        alias: &mut [Option<usize>],
+        out: &mut String,
+    ) {
+        let h = self.func.heights[at] as usize;
+        let last = at + 1 == self.end;
+        let written: Vec<usize> = writes(self.rules, op, h, repr)
+            .iter()
+            .map(|w| w.0)
+            .collect();
+        // The condition of a jump ending the block is read where it is.
+        let keep = match (last, op) {
+            (true, Op::JumpIf(_) | Op::JumpIfNot(_)) => Some(h - 1),
+            _ => None,
+        };
+        let copies: Vec<usize> = (0..h)
+            .filter(|s| Some(*s) != keep)
+            .filter(|s| alias[*s].is_some_and(|l| last || written.contains(&l)))
+            .collect();
+        for s in &copies {
+            let line = self.at(at, repr, alias).materialize(*s);
+            let _ = writeln!(out, "                {line}");
+        }
+        for s in copies {
+            alias[s] = None;
+        }
+        let e = self.at(at, repr, alias);
+        e.op(op, out);
+        if last && !matches!(op, Op::Jump(_) | Op::Ret) {
+            let conv = e.convert(self.end);
+            let _ = writeln!(out, "                {conv}pc = {};", self.end);
+        }
+        for w in written {
+            alias[w] = None;
+        }
+    }
+
+    /// The emission of instruction `pc`.
+    fn at<'b>(&'b self, pc: usize, repr: &'b [Repr], alias: &'b [Option<usize>]) -> Emit<'b> {
+        Emit {
+            rules: self.rules,
+            f: self.f,
+            func: self.func,
+            repr,
+            pc,
+            states: self.states,
+            alias,
+        }
+    }
 }
 
 /// One instruction's emission.
@@ -489,6 +526,20 @@ impl Emit<'_> {
                     self.goto(*t)
                 )
             }
+            GridCell(_) | RunLength(..) | SelectEq(_) | CountEq(_) | SetIn => self.line_sets(op, h),
+            Call(f, argc) => self.call(*f, *argc as usize, h),
+            Ret => match self.func.returns {
+                true => format!("return Ok((Some({}), steps));", self.val(h - 1)),
+                false => "return Ok((None, steps));".to_string(),
+            },
+            _ => unreachable!("not translated: {op:?}"),
+        }
+    }
+
+    /// The Rust of a grid or set instruction `op` at height `h`.
+    fn line_sets(&self, op: &Op, h: usize) -> String {
+        use Op::*;
+        match op {
             GridCell(k) => {
                 let e = format!(
                     "abi::grid_cell(rules, {k}, {}, {})",
@@ -515,12 +566,7 @@ impl Emit<'_> {
                 let e = format!("abi::has({}, {})", self.bits(h - 1), self.int(h - 2));
                 self.set(h - 2, Repr::Int, &e)
             }
-            Call(f, argc) => self.call(*f, *argc as usize, h),
-            Ret => match self.func.returns {
-                true => format!("return Ok((Some({}), steps));", self.val(h - 1)),
-                false => "return Ok((None, steps));".to_string(),
-            },
-            _ => unreachable!("not translated: {op:?}"),
+            _ => unreachable!("not a set instruction: {op:?}"),
         }
     }
 

@@ -7,7 +7,6 @@ mod frame;
 mod fused;
 mod grid;
 mod lists;
-mod native;
 mod operators;
 mod rare;
 mod sets;
@@ -46,16 +45,6 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     let Some(frame) = st.vm.frames.last() else {
         st.status = Status::Over;
         leave!(Exit::Over);
-    };
-    if let Some(t) = native::table(rules) {
-        if t.main == Some(frame.func) {
-            if let Some(r) = native::main_native(rules, st, t, frame.func) {
-                return r;
-            }
-        }
-    }
-    let Some(frame) = st.vm.frames.last() else {
-        unreachable!()
     };
     // The running frame is kept in locals, written back to the frame stack
     // only when control leaves it (calls, decisions, failures); the next
@@ -358,37 +347,6 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::Pop => drop(pop!()),
             Op::Dup => push!(top!(0).clone()),
             Op::Call(..) | Op::CallDyn(_) => {
-                if let (Op::Call(f, argc), Some(t)) = (op, native::table(rules)) {
-                    if let Some(g) = t.gen.get(*f as usize).copied().flatten() {
-                        let n = *argc as usize;
-                        // Safety: the arguments lie below `sp` (`verify`).
-                        let args = unsafe { std::slice::from_raw_parts(sp.sub(n), n) };
-                        check_steps!();
-                        let r = g(rules, st, args);
-                        for _ in 0..n {
-                            drop(pop!());
-                        }
-                        let (v, k) = or_leave!(r);
-                        steps += k;
-                        if let Some(v) = v {
-                            push!(v);
-                        }
-                        continue;
-                    }
-                }
-                if let (Op::Call(f, 2), Some(t)) = (op, native::table(rules)) {
-                    if t.func == *f {
-                        let x = pop_i!();
-                        let p = pop_i!();
-                        check_steps!();
-                        steps += or_leave!(if t.fast {
-                            native::drop_fast(rules, st, t, p, x)
-                        } else {
-                            native::drop_native(rules, st, t, p, x)
-                        });
-                        continue;
-                    }
-                }
                 save_pc!();
                 release!();
                 frame::call_op(rules, st, op, steps, span!())?;
