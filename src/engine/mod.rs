@@ -10,6 +10,8 @@ pub mod sample;
 pub mod state;
 pub mod view;
 pub mod vm;
+#[doc(hidden)]
+pub use vm::native;
 
 pub use error::{ApplyError, ErrorKind, RuntimeError};
 pub use game::{Decision, Game, Outcome};

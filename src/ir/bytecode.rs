@@ -143,6 +143,9 @@ pub enum Op {
     Dup,
     /// Call a function with `argc` arguments from the stack.
     Call(FuncId, u8),
+    /// `Call` of a function with native code attached to the ruleset
+    /// (`engine::native::attach`), which runs that code instead.
+    CallNative(FuncId, u8),
     /// Pop a procedure reference pushed below its arguments and call it.
     CallDyn(u8),
     /// Return (with the top of stack as result when the function has one).

@@ -195,6 +195,7 @@ impl Names<'_> {
             Op::JumpIf(t) => format!("JumpIf -> {t}"),
             Op::JumpIfNot(t) => format!("JumpIfNot -> {t}"),
             Op::Call(f, n) => format!("Call {}/{n}", self.func(*f)),
+            Op::CallNative(f, n) => format!("CallNative {}/{n}", self.func(*f)),
             Op::CallDyn(n) => format!("CallDyn /{n}"),
             Op::KindSize(k) => format!("KindSize {}", self.kind(*k)),
             Op::Nth(k) => format!("Nth {}", self.kind(*k)),

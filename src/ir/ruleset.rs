@@ -260,6 +260,9 @@ pub struct ChoiceDef {
     pub legal_untried: bool,
 }
 
+/// Native code for one function, opaque to this layer.
+pub type Native = std::sync::Arc<dyn std::any::Any + Send + Sync>;
+
 /// A loaded, checked ruleset.
 #[derive(Debug, Clone)]
 pub struct Ruleset {
@@ -300,6 +303,9 @@ pub struct Ruleset {
     /// be refused (set by the loader once the code is final; see
     /// [`Ruleset::legal_is_sure`]).
     pub(crate) legal_sure: Vec<bool>,
+    /// Native code attached (`engine::native::attach`), by function id:
+    /// empty when none is. What an entry holds is the engine's to know.
+    pub(crate) natives: Vec<Option<Native>>,
     /// The game program.
     pub main: FuncId,
     /// Score keys, compared left to right.

@@ -39,9 +39,9 @@ pub fn emit(rules: &Ruleset) -> String {
         }
     }
     let _ = writeln!(out, "pub(super) static TABLE: &[Option<(u64, GenFn)>] = &[");
-    for (f, func) in rules.funcs.iter().enumerate() {
+    for f in 0..rules.funcs.len() {
         match ok[f] {
-            true => writeln!(out, "    Some(({}, f{f})),", fingerprint(func)),
+            true => writeln!(out, "    Some(({}, f{f})),", fingerprint(rules, f)),
             false => writeln!(out, "    None,"),
         }
         .expect("a string");
@@ -50,12 +50,36 @@ pub fn emit(rules: &Ruleset) -> String {
     out
 }
 
-/// A hash of a function's code (FNV-1a over its printed instructions).
-pub fn fingerprint(func: &Func) -> u64 {
-    let text = format!("{:?}{}{}", func.code, func.nlocals, func.returns);
+/// A hash of function `f`'s code and of the variables it names (FNV-1a
+/// over their printed forms): what its translation depends on besides
+/// what it reads from the ruleset as it runs.
+pub fn fingerprint(rules: &Ruleset, f: usize) -> u64 {
+    let func = &rules.funcs[f];
+    let mut text = format!(
+        "{:?}{}{}{}",
+        func.code, func.nlocals, func.returns, func.arity
+    );
+    for op in &func.code {
+        for part in unfused(op) {
+            if let Some(v) = var_of(&part) {
+                let vd = &rules.vars[v as usize];
+                let _ = write!(text, "|{v}:{:?}:{}", vd.ty, vd.dims.len());
+            }
+        }
+    }
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
     })
+}
+
+/// The variable a plain instruction names, if any.
+fn var_of(op: &Op) -> Option<u32> {
+    match op {
+        Op::LoadVar(v) | Op::StoreVar(v) | Op::AddVar(v) | Op::SelectEq(v) | Op::CountEq(v) => {
+            Some(*v)
+        }
+        _ => None,
+    }
 }
 
 /// The plain instruction at `pc` (a fused one stands for a sequence
@@ -234,7 +258,7 @@ fn emit_func(rules: &Ruleset, f: usize, func: &Func, out: &mut String) {
     let _ = writeln!(
         out,
         "#[allow(unused_mut, unused_variables, unused_assignments, clippy::all)]\n\
-         fn f{f}(rules: &Ruleset, st: &mut State, args: &[Value]) -> Gen {{"
+         fn f{f}(rules: &Ruleset, st: &mut State, args: &[Value], mut steps: u64) -> Gen {{"
     );
     for s in 0..func.max_stack as usize {
         let v = match s < func.arity {
@@ -246,7 +270,7 @@ fn emit_func(rules: &Ruleset, f: usize, func: &Func, out: &mut String) {
             "    let mut i{s}: i64 = 0;\n    let mut v{s}: Value = {v};"
         );
     }
-    out.push_str("    let mut steps: u64 = 0;\n    let mut pc: u32 = 0;\n    loop {\n");
+    out.push_str("    let mut pc: u32 = 0;\n    loop {\n");
     out.push_str("        match pc {\n");
     let lead = leaders(func);
     let n = func.code.len();
@@ -646,7 +670,7 @@ impl Emit<'_> {
             self.f, self.pc
         );
         let call = format!(
-            "let (r, n) = f{f}(rules, st, &[{}])?; steps += n;",
+            "let (r, n) = f{f}(rules, st, &[{}], steps)?; steps = n;",
             args.join(", ")
         );
         let keep = match self.rules.funcs[f as usize].returns {

@@ -221,7 +221,7 @@ impl Walk<'_> {
             Op::JumpIf(t) | Op::JumpIfNot(t) => jump(1, t, true),
             Op::Pop | Op::ChooseAdd(_) | Op::ChooseAddSet(_) | Op::Require(_) => Effect::of(1, 0),
             Op::Dup => Effect::of(1, 2),
-            Op::Call(f, argc) => {
+            Op::Call(f, argc) | Op::CallNative(f, argc) => {
                 let Some(callee) = self.rules.funcs.get(f as usize) else {
                     return Err(format!("call of no function {f}"));
                 };

@@ -1,5 +1,5 @@
-//! The interpreter: runs compiled rules on a state until the next decision,
-//! a failed requirement, or the end of the game program.
+//! The interpreter: runs compiled rules on a state until a decision, a
+//! failed requirement, or the end.
 
 mod builtins;
 mod errors;
@@ -7,6 +7,8 @@ mod frame;
 mod fused;
 mod grid;
 mod lists;
+#[doc(hidden)]
+pub mod native;
 mod operators;
 mod rare;
 mod sets;
@@ -29,10 +31,9 @@ use vars::{slot, var_offset};
 pub use errors::{MAX_OPTIONS, STEP_LIMIT};
 
 /// Runs until a decision, the end, or a failed requirement; more than
-/// [`STEP_LIMIT`] instructions is an error (an endless loop). The
-/// instructions run are left in the state's `steps_run` (callers that run
-/// many times add them up to bound their work). The limit is checked at
-/// taken jumps and calls, which every endless loop goes through.
+/// [`STEP_LIMIT`] instructions is an error (an endless loop), checked at
+/// taken jumps and calls, which every endless loop goes through. The
+/// instructions run are left in `steps_run` (to bound callers' work).
 pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     let mut steps: u64 = 0;
     // Every way out but an error: the instructions run are told.
@@ -212,9 +213,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     // when the frame was entered or resumed, `frame::fits` checked that the
     // stack stands at that height and has room for the greatest, and
     // `hold!` pointed `lp` at its locals and `sp` at its top; each
-    // instruction moves `sp` as proved. So a push has room, a pop or a read
-    // of the top has an operand above the locals, and a local's index is
-    // below the height.
+    // instruction moves `sp` as proved. So a push has room, a pop or a
+    // read of the top has an operand above the locals, a local is below.
     macro_rules! push {
         ($v:expr) => {{
             let v = $v;
@@ -352,6 +352,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 frame::call_op(rules, st, op, steps, span!())?;
                 reload!();
                 hold!(base);
+            }
+            Op::CallNative(..) => {
+                or_leave!(released!(native::run(rules, st, op, &mut steps, func)))
             }
             Op::Ret => {
                 let ended = frame_base!(); // Not kept across the loop.

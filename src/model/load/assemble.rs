@@ -65,6 +65,7 @@ impl Builder {
             choices: compiled.choices,
             messages: compiled.messages,
             legal_sure: Vec::new(),
+            natives: Vec::new(),
             main: main?,
             score: compiled.score,
             metrics: compiled.metrics,
