@@ -39,8 +39,8 @@ pub fn emit(rules: &Ruleset) -> String {
         }
     }
     let _ = writeln!(out, "pub(super) static TABLE: &[Option<(u64, GenFn)>] = &[");
-    for f in 0..rules.funcs.len() {
-        match ok[f] {
+    for (f, ok) in ok.iter().enumerate() {
+        match ok {
             true => writeln!(out, "    Some(({}, f{f})),", fingerprint(rules, f)),
             false => writeln!(out, "    None,"),
         }
