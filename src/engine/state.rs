@@ -562,11 +562,15 @@ struct Leftovers {
 
 thread_local! {
     static LEFTOVERS: std::cell::Cell<Option<Leftovers>> = const { std::cell::Cell::new(None) };
+    /// Whether `LEFTOVERS` holds buffers: read by every drop, so that a
+    /// drop finding them kept moves nothing.
+    static KEPT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 impl Leftovers {
     /// The buffers kept, or new ones.
     fn take() -> Leftovers {
+        let _ = KEPT.try_with(|k| k.set(false));
         LEFTOVERS
             .try_with(|l| l.take())
             .ok()
@@ -579,12 +583,10 @@ impl Drop for State {
     /// Keeps the state's buffers, emptied, for the next fresh state (when
     /// none are kept yet); the words left in them are never read.
     fn drop(&mut self) {
+        if KEPT.try_with(|k| k.replace(true)).unwrap_or(true) {
+            return;
+        }
         let _ = LEFTOVERS.try_with(|l| {
-            let kept = l.take();
-            if kept.is_some() {
-                l.set(kept);
-                return;
-            }
             let mut vm = std::mem::take(&mut self.vm);
             clear_values(&mut vm.stack);
             vm.frames.clear();
