@@ -393,6 +393,11 @@ pub enum Op {
     /// negated for `RunLength k back`): the run length from the cell in
     /// local `c` through the set in local `s` by those steps, pushed.
     LocalRun(u16, u16, i8, i8, KindId),
+    /// `Load c; Load s; LoadVar m; GroupsAround k marked`, `m` a set
+    /// variable without indices: how many groups of the set in local `s`
+    /// touch the cell in local `c`, counting those meeting `m`, read where
+    /// it lies in the state (no copy of it), pushed.
+    LocalGroups(u16, u16, VarId, KindId),
 }
 
 impl Op {
@@ -479,7 +484,7 @@ fn fused_len(op: &Op) -> usize {
     match op {
         Op::StepCmpJump { .. } => 8,
         Op::LoadFieldBinNth(..) | Op::LocalRun(..) => 5,
-        Op::InJump(..) => 4,
+        Op::InJump(..) | Op::LocalGroups(..) => 4,
         Op::StoreCmpJump(..) => 5,
         Op::WithLocal(..)
         | Op::LoadVarAtIn(..)
@@ -622,6 +627,11 @@ fn fuse_long(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
             if fusable(*op) && i32::try_from(*k).is_ok() && var(*v).one_index_scalar() =>
         {
             Some(Op::LoadVarAtBinK(*l, *v, *op, *k as i32))
+        }
+        [Op::Load(c), Op::Load(s), Op::LoadVar(m), Op::GroupsAround(k, true), ..]
+            if var(*m).is_set && var(*m).dims == 0 =>
+        {
+            Some(Op::LocalGroups(*c, *s, *m, *k))
         }
         [Op::Load(a), Op::Load(b), Op::LoadVar(v), ..] => Some(Op::LoadLoadVarAt(*a, *b, *v)),
         [Op::LoadVar(v), Op::SetIn, Op::Require(m), ..] => Some(Op::RequireIn(*v, *m)),

@@ -73,7 +73,8 @@ fn unfused(op: &Op) -> Option<Op> {
         | Op::LoadVarSetIn(l, _)
         | Op::InJump(l, ..)
         | Op::LoadFieldBinNth(l, ..)
-        | Op::LocalRun(l, ..) => Op::Load(*l),
+        | Op::LocalRun(l, ..)
+        | Op::LocalGroups(l, ..) => Op::Load(*l),
         Op::StoreLoadVarAt(a, ..) => Op::Store(*a),
         Op::SetLocalStore(_, _, k) => Op::Const((*k).into()),
         _ => return None,
@@ -315,6 +316,9 @@ impl Names<'_> {
             }
             Op::LocalRun(c, s, dx, dy, k) => {
                 format!("LocalRun l{c} l{s} {dx} {dy} {}", self.kind(*k))
+            }
+            Op::LocalGroups(c, s, m, k) => {
+                format!("LocalGroups l{c} l{s} {} {}", self.var(*m), self.kind(*k))
             }
             Op::LoadFieldBinNth(a, k, f, l, b, n) => format!(
                 "LoadFieldBinNth l{a} {} l{l} {b:?} {}",

@@ -346,6 +346,7 @@ pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
         LoadFieldBinNth(a, k, f, l, op, n) => {
             smallvec![Load(a), Field(k, f), Load(l), Bin(op), Nth(n)]
         }
+        LocalGroups(c, s, m, k) => smallvec![Load(c), Load(s), LoadVar(m), GroupsAround(k, true)],
         // The steps as run (a `back` folded into them).
         LocalRun(c, s, dx, dy, k) => {
             smallvec![

@@ -67,6 +67,36 @@ pub(super) unsafe fn grid_cell_at(rules: &Ruleset, k: KindId, sp: *mut Value) ->
     }
 }
 
+/// `GroupsAround` or `LocalGroups` (`op`), as [`groups_at`] or
+/// [`local_groups`] do; returns the new top and the instruction after
+/// the (fused) sequence, `ip` being the one after `op`.
+///
+/// # Safety
+///
+/// As [`groups_at`] asks for a `GroupsAround`, as [`local_groups`] asks
+/// for a `LocalGroups`.
+#[inline]
+pub(super) unsafe fn groups_op(
+    rules: &Ruleset,
+    st: &mut State,
+    op: &Op,
+    lp: *mut Value,
+    sp: *mut Value,
+    ip: *const Op,
+) -> (*mut Value, *const Op) {
+    match *op {
+        // Safety: as the caller promised (see above).
+        Op::GroupsAround(k, m) => (unsafe { groups_at(rules, &mut st.groups, k, m, sp) }, ip),
+        Op::LocalGroups(c, s, m, k) => {
+            let m = &rules.vars[m as usize];
+            let held = &st.words[m.offset..m.offset + m.elem_words];
+            // Safety: as the caller promised (see above).
+            unsafe { local_groups(rules, &mut st.groups, k, held, (c, s), lp, sp, ip) }
+        }
+        _ => (sp, ip),
+    }
+}
+
 /// `GroupsAround` (`groups_around`) on the three operands below `sp`
 /// (cell, set, marked set), in place: they are replaced by the count
 /// (read through `groups`), and the new top is returned. The sets are read
@@ -78,7 +108,7 @@ pub(super) unsafe fn grid_cell_at(rules: &Ruleset, k: KindId, sp: *mut Value) ->
 /// operands: `verify` proved the instruction's stack effect (three
 /// operands in, one out), so they lie above the frame's locals.
 #[inline]
-pub(super) unsafe fn groups_at(
+unsafe fn groups_at(
     rules: &Ruleset,
     groups: &mut GroupLabels,
     k: KindId,
@@ -88,10 +118,7 @@ pub(super) unsafe fn groups_at(
     // Safety: the three operands are set (see above).
     let (c, cells, marked) = unsafe { (&*sp.sub(3), &*sp.sub(2), &*sp.sub(1)) };
     let m = use_marked.then(|| marked.bits());
-    let n = match (usize::try_from(c.int()), rules.kinds.get(k as usize)) {
-        (Ok(c), Some(kind)) => groups.groups_around(k as usize, kind, c, cells.bits(), m),
-        _ => 0,
-    };
+    let n = count_groups(rules, groups, k, c, cells, m);
     // Safety: each operand is dropped once, in place; the first takes the
     // result (its old value dropped by the assignment), and the top is
     // then past it.
@@ -100,6 +127,72 @@ pub(super) unsafe fn groups_at(
         std::ptr::drop_in_place(sp.sub(2));
         *sp.sub(3) = Value::I(n);
         sp.sub(2)
+    }
+}
+
+/// `LocalGroups`: the groups of the set in local `s` around the cell in
+/// local `c` (`locals`), counting those meeting the state's words `held`
+/// (a set variable's, read in place rather than copied as `LoadVar` does),
+/// pushed above `sp`; returns the new top and the instruction after the
+/// fused sequence (`ip` being the one after the instruction).
+///
+/// # Safety
+///
+/// `lp` points at the running frame's locals, whose indices `c` and `s`
+/// are below the height, `sp` has room for one value, and the three
+/// instructions from `ip` on are the function's: as `verify` proved for
+/// the sequence the instruction stands for (see `ir::verify::unfused`).
+#[inline]
+#[allow(clippy::too_many_arguments)]
+unsafe fn local_groups(
+    rules: &Ruleset,
+    groups: &mut GroupLabels,
+    k: KindId,
+    held: &[i64],
+    (c, s): (u16, u16),
+    lp: *mut Value,
+    sp: *mut Value,
+    ip: *const Op,
+) -> (*mut Value, *const Op) {
+    // Safety: both locals are set (see above).
+    let (c, cells) = unsafe { (&*lp.add(c as usize), &*lp.add(s as usize)) };
+    // The marked set's words as a set's (on the stack for most grids).
+    let mut small = [0u64; 16];
+    let large: Vec<u64>;
+    let marked: &[u64] = match small.get_mut(..held.len()) {
+        Some(into) => {
+            into.iter_mut().zip(held).for_each(|(o, w)| *o = *w as u64);
+            into
+        }
+        None => {
+            large = held.iter().map(|w| *w as u64).collect();
+            &large
+        }
+    };
+    let n = count_groups(rules, groups, k, c, cells, Some(marked));
+    // Safety: room for one value, and the sequence's three other parts
+    // are the function's instructions (see above).
+    unsafe {
+        sp.write(Value::I(n));
+        (sp.add(1), ip.add(3))
+    }
+}
+
+/// How many groups of `cells` of grid kind `k` touch the cell `c`
+/// (meeting `marked` when given), through `groups`; 0 for none or a kind
+/// that is not a grid's.
+#[inline]
+fn count_groups(
+    rules: &Ruleset,
+    groups: &mut GroupLabels,
+    k: KindId,
+    c: &Value,
+    cells: &Value,
+    marked: Option<&[u64]>,
+) -> i64 {
+    match (usize::try_from(c.int()), rules.kinds.get(k as usize)) {
+        (Ok(c), Some(kind)) => groups.groups_around(k as usize, kind, c, cells.bits(), marked),
+        _ => 0,
     }
 }
 

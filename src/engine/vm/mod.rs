@@ -392,8 +392,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 released!(grid::instruction(rules, st, op))
             }
             // Safety, all three: their operands lie above the locals (see above).
-            Op::GroupsAround(k, m) => {
-                sp = unsafe { grid::groups_at(rules, &mut st.groups, *k, *m, sp) }
+            Op::GroupsAround(..) | Op::LocalGroups(..) => {
+                (sp, ip) = unsafe { grid::groups_op(rules, st, op, lp, sp, ip) }
             }
             Op::GridCell(k) => sp = unsafe { grid::grid_cell_at(rules, *k, sp) },
             Op::RunLength(k, back) => sp = unsafe { grid::run_length_at(rules, *k, *back, sp) },
