@@ -4,7 +4,7 @@
 //! one set, each group of it is flooded once and its neighbours counted
 //! into a per-cell tally; every later question on the set reads it.
 
-use super::{around, groups_around, has};
+use super::{around, groups_around};
 use crate::ir::ruleset::Kind;
 
 /// How many questions on one set are answered by a flood each (as
@@ -29,14 +29,14 @@ pub struct GroupLabels {
     held: bool,
     /// The questions asked about it so far, up to [`TALLY_AFTER`].
     asked: u32,
-    /// Once tallied (`asked` reached [`TALLY_AFTER`]): for each cell, in
-    /// three bit planes of `words` words each (bit 0, 1, 2 of the count),
-    /// how many counted groups touch it.
-    planes: Vec<u64>,
-    /// The words of one plane.
-    words: usize,
-    /// Cells reached and not yet looked around, while a group is flooded.
-    todo: Vec<u32>,
+    /// Once tallied (`asked` reached [`TALLY_AFTER`]): for each cell of
+    /// the grid, how many counted groups touch it.
+    counts: Vec<u16>,
+    /// For each grid kind tallied (by number), the neighbours of each of
+    /// its cells as a set of the grid's cells: `N` words a cell, `N` the
+    /// words of a tally on that grid (see [`GroupLabels::tally`]). Made at
+    /// the first tally on the grid; empty until then.
+    around: Vec<Vec<u64>>,
 }
 
 impl Clone for GroupLabels {
@@ -107,12 +107,7 @@ impl GroupLabels {
     /// The tally around cell `c` (0 off the grid).
     #[inline]
     fn read(&self, c: usize) -> i64 {
-        let (w, b) = (c / 64, c % 64);
-        if w >= self.words {
-            return 0;
-        }
-        let bit = |p: usize| (self.planes[p * self.words + w] >> b & 1) as i64;
-        bit(0) | bit(1) << 1 | bit(2) << 2
+        self.counts.get(c).map_or(0, |n| i64::from(*n))
     }
 
     /// Tallies, for every cell, the counted groups of `cells` next to it
@@ -121,23 +116,54 @@ impl GroupLabels {
     /// flood.
     #[cold]
     fn tally(&mut self, kind: &Kind, cells: &[u64], marked: Option<&[u64]>) -> bool {
+        let k = self.kind;
         match kind.adjacent.len().div_ceil(64) {
-            0..=4 => self.tally_in::<4>(kind, cells, marked),
-            5..=8 => self.tally_in::<8>(kind, cells, marked),
-            9..=16 => self.tally_in::<16>(kind, cells, marked),
+            0..=1 => self.tally_in::<1>(k, kind, cells, marked),
+            2 => self.tally_in::<2>(k, kind, cells, marked),
+            3 => self.tally_in::<3>(k, kind, cells, marked),
+            4 => self.tally_in::<4>(k, kind, cells, marked),
+            5..=8 => self.tally_in::<8>(k, kind, cells, marked),
+            9..=16 => self.tally_in::<16>(k, kind, cells, marked),
             _ => return false,
         }
         true
     }
 
+    /// The neighbours of each cell of grid kind number `k` (`kind`), `N`
+    /// words a cell (see [`GroupLabels::around`]), made the first time.
+    fn around_of<const N: usize>(&mut self, k: usize, kind: &Kind) -> &[u64] {
+        if self.around.len() <= k {
+            self.around.resize_with(k + 1, Vec::new);
+        }
+        let masks = &mut self.around[k];
+        if masks.is_empty() {
+            let n = kind.adjacent.len();
+            masks.resize(n.max(1) * N, 0);
+            for c in 0..n {
+                for a in around(kind, c) {
+                    // A neighbour is a cell of the grid: below `64 * N`.
+                    let a = *a as usize;
+                    masks[c * N + a / 64 % N] |= 1 << (a % 64);
+                }
+            }
+        }
+        masks
+    }
+
     /// [`GroupLabels::tally`] on a grid of at most `64 * N` cells, in
-    /// words held in place: each group flooded once, the cells next to it
-    /// added to the planes. A grid's neighbours are mutual, so the groups
-    /// next to a cell are the groups its neighbours belong to (at most
-    /// six: three planes).
-    fn tally_in<const N: usize>(&mut self, kind: &Kind, cells: &[u64], marked: Option<&[u64]>) {
+    /// words held in place: each group flooded once, a cell's neighbours
+    /// reached a word at a time (from [`GroupLabels::around_of`]), and one
+    /// added to the count of each cell next to a counted group. A grid's
+    /// neighbours are mutual, so the groups next to a cell are the groups
+    /// its neighbours belong to.
+    fn tally_in<const N: usize>(
+        &mut self,
+        k: usize,
+        kind: &Kind,
+        cells: &[u64],
+        marked: Option<&[u64]>,
+    ) {
         let n = kind.adjacent.len();
-        let words = n.div_ceil(64).max(1);
         // The cells of the set on the grid, not reached yet.
         let mut left: [u64; N] = std::array::from_fn(|w| {
             let on_grid = match n.saturating_sub(w * 64) {
@@ -146,51 +172,64 @@ impl GroupLabels {
             };
             cells.get(w).copied().unwrap_or(0) & on_grid
         });
-        let mut planes = [[0u64; N]; 3];
+        let mut counts = std::mem::take(&mut self.counts);
+        counts.clear();
+        counts.resize(n, 0);
+        let masks = self.around_of::<N>(k, kind);
         for w in 0..N {
             while left[w] != 0 {
-                let start = w * 64 + left[w].trailing_zeros() as usize;
-                left[w] &= left[w] - 1;
-                let mut counted = marked.is_none_or(|m| has(m, start));
-                // The cells next to the group.
+                // The group's cells reached last (not yet looked around),
+                // its cells, the cells next to it.
+                let mut todo = [0u64; N];
+                todo[w] = left[w] & left[w].wrapping_neg();
+                left[w] ^= todo[w];
+                let mut group = todo;
                 let mut next = [0u64; N];
-                self.todo.clear();
-                self.todo.push(start as u32);
-                while let Some(c) = self.todo.pop() {
-                    for a in around(kind, c as usize) {
-                        // A neighbour is a cell of the grid: below `64 * N`.
-                        let (k, bit) = (*a as usize / 64 % N, 1u64 << (a % 64));
-                        next[k] |= bit;
-                        if left[k] & bit != 0 {
-                            left[k] ^= bit;
-                            counted = counted || marked.is_some_and(|m| has(m, *a as usize));
-                            self.todo.push(*a);
+                loop {
+                    for (t, word) in todo.iter().enumerate() {
+                        let mut bits = *word;
+                        while bits != 0 {
+                            let c = t * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            let m = &masks[c * N..c * N + N];
+                            for i in 0..N {
+                                next[i] |= m[i];
+                            }
                         }
                     }
+                    let mut more = 0;
+                    for i in 0..N {
+                        todo[i] = next[i] & left[i];
+                        left[i] ^= todo[i];
+                        group[i] |= todo[i];
+                        more |= todo[i];
+                    }
+                    if more == 0 {
+                        break;
+                    }
                 }
+                let counted = marked.is_none_or(|m| group.iter().zip(m).any(|(g, m)| g & m != 0));
                 if counted {
-                    add_one(&mut planes, &next);
+                    add_one(&mut counts, &next);
                 }
             }
         }
-        self.words = words;
-        self.planes.clear();
-        for p in &planes {
-            self.planes.extend_from_slice(&p[..words]);
-        }
+        self.counts = counts;
     }
 }
 
-/// Adds one to the bit-sliced count (three planes) of every cell of `next`.
+/// Adds one to the count of every cell of `next` (cells of the grid, the
+/// counts' length).
 #[inline]
-fn add_one<const N: usize>(planes: &mut [[u64; N]; 3], next: &[u64; N]) {
-    let [p0, p1, p2] = planes;
-    for w in 0..N {
-        let carry0 = p0[w] & next[w];
-        p0[w] ^= next[w];
-        let carry1 = p1[w] & carry0;
-        p1[w] ^= carry0;
-        p2[w] ^= carry1;
+fn add_one<const N: usize>(counts: &mut [u16], next: &[u64; N]) {
+    for (w, word) in next.iter().enumerate() {
+        let mut bits = *word;
+        while bits != 0 {
+            if let Some(n) = counts.get_mut(w * 64 + bits.trailing_zeros() as usize) {
+                *n += 1;
+            }
+            bits &= bits - 1;
+        }
     }
 }
 
