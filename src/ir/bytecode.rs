@@ -308,6 +308,10 @@ pub enum Op {
     /// `LoadVar(v); Bin(op)` for a set variable and `+`, `-` or the
     /// intersection: the set below the indices is changed in place.
     VarSetBin(VarId, BinaryOp),
+    /// `LoadVar(v); Builtin(Count, 1)` for a set variable: how many
+    /// members it holds at the indices below, counted in the state's
+    /// words without making the set.
+    VarCount(VarId),
     /// `Load(a); Load(b); Builtin(With or Without, 2); Store(a)`: the set in
     /// local `a` gains (`true`) or loses item `b`, in place.
     WithLocal(u16, u16, bool),
@@ -512,6 +516,7 @@ fn fused_len(op: &Op) -> usize {
         | Op::SetNextOrJump { .. }
         | Op::VarSetIn(_)
         | Op::VarSetBin(..)
+        | Op::VarCount(_)
         | Op::RequireLegal(..)
         | Op::Store2(..)
         | Op::Move(..)
@@ -545,6 +550,9 @@ fn fusion(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
             Some(Op::Bin(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::And))),
             _,
         ) if var(*v).is_set => Some(Op::VarSetBin(*v, *op)),
+        (Op::LoadVar(v), Some(Op::Builtin(Builtin::Count, 1)), _) if var(*v).is_set => {
+            Some(Op::VarCount(*v))
+        }
         (Op::Const(k), Some(Op::Bin(op)), Some(Op::JumpIfNot(t))) if fusable(*op) => {
             Some(Op::BinKJumpIfNot(*op, *k, *t))
         }

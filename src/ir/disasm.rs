@@ -52,7 +52,7 @@ fn unfused(op: &Op) -> Option<Op> {
             cur: *cur,
             var: *var,
         },
-        Op::VarSetIn(v) | Op::VarSetBin(v, _) => Op::LoadVar(*v),
+        Op::VarSetIn(v) | Op::VarSetBin(v, _) | Op::VarCount(v) => Op::LoadVar(*v),
         Op::WithLocal(a, ..) | Op::StepCmpJump { var: a, .. } => Op::Load(*a),
         Op::RequireLegal(m, _) => Op::Require(*m),
         Op::StoreCmpJump(..) => Op::Dup,
@@ -260,6 +260,7 @@ impl Names<'_> {
                 done,
             } => format!("SetNextOrJump set l{set} cur l{cur} var l{var} -> {done}"),
             Op::VarSetIn(v) => format!("VarSetIn {}", self.var(*v)),
+            Op::VarCount(v) => format!("VarCount {}", self.var(*v)),
             Op::VarSetBin(v, b) => format!("VarSetBin {} {b:?}", self.var(*v)),
             Op::WithLocal(a, b, on) => {
                 let w = if *on { "With" } else { "Without" };

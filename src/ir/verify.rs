@@ -294,6 +294,7 @@ pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
         } => smallvec![SetNext { set, cur, var }, JumpIfNot(done)],
         VarSetIn(v) => smallvec![LoadVar(v), SetIn],
         VarSetBin(v, op) => smallvec![LoadVar(v), Bin(op)],
+        VarCount(v) => smallvec![LoadVar(v), Builtin(bytecode::Builtin::Count, 1)],
         WithLocal(a, b, on) => {
             let b2 = if on {
                 bytecode::Builtin::With

@@ -106,6 +106,21 @@ pub(super) fn var_set_bin(
     })
 }
 
+/// `VarCount`: the indices were taken (the element is at `off`); how
+/// many members the set variable `v` holds there (0 for a variable not a
+/// set: never fused).
+#[inline]
+pub(super) fn var_count(rules: &Ruleset, st: &State, v: u32, off: usize) -> i64 {
+    let vd = &rules.vars[v as usize];
+    match vd.ty {
+        Ty::Set(_) => st.words[off..off + vd.elem_words]
+            .iter()
+            .map(|w| i64::from(w.count_ones()))
+            .sum(),
+        _ => 0,
+    }
+}
+
 /// `WithLocal`: when local `a` holds a set, item `b` is put in it (`on`)
 /// or taken out, in place, and true is returned; otherwise nothing is done.
 #[inline]

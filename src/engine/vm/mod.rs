@@ -104,8 +104,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     // Moves on past `k` instructions of a fused sequence.
     macro_rules! skip {
         ($k:expr) => {
-            // Safety: `verify` proved that a fused instruction goes on
-            // to an instruction of its function after any part of it.
+            // Safety: `verify` proved a fused instruction goes on in its function.
             ip = unsafe { ip.add($k) }
         };
     }
@@ -179,8 +178,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
         ($t:expr) => {{
             check_steps!();
             debug_assert!(($t as usize) < frame::running(rules, st).code.len());
-            // Safety: `verify` proved every jump lands in the function,
-            // whose code starts at `st.vm.code` (set on entering a frame).
+            // Safety: `verify` proved every jump lands in the function (at `st.vm.code`).
             ip = unsafe { (st.vm.code as *const Op).add($t as usize) };
         }};
     }
@@ -191,8 +189,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 Some(f) => {
                     base = f.base as usize;
                     let func = &rules.funcs[f.func as usize];
-                    // Read only once the frame is known to fit (checked
-                    // by `call` for a callee, after `Ret` for a caller).
+                    // Read once the frame is known to fit (`call`, or after `Ret`).
                     ip = func.code.as_ptr().wrapping_add(f.pc as usize);
                     st.vm.code = func.code.as_ptr() as usize;
                     func
@@ -226,8 +223,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     macro_rules! pop {
         () => {{
             debug_assert!(sp > lp);
-            // Safety: an operand lies above the locals (see above); it is
-            // moved out and `sp` no longer covers it.
+            // Safety: an operand lies above the locals (see above), moved out.
             unsafe {
                 sp = sp.sub(1);
                 sp.read()
@@ -547,6 +543,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 push!(Value::I(has as i64));
                 skip!(1);
             }
+            Op::VarCount(v) => {
+                let off = offset!(*v);
+                push!(Value::I(fused::var_count(rules, st, *v, off)));
+                skip!(1);
+            }
             Op::VarSetBin(v, op) => {
                 let off = offset!(*v);
                 match fused::var_set_bin(rules, st, *v, off, *op, top_mut!()) {
@@ -602,8 +603,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                             continue;
                         }
                     }
-                    // Stepped and stored: the sequence goes on from its
-                    // `Load(b)`, with the stepped value left by `Dup`.
+                    // Stepped and stored: on from `Load(b)`, the value left by `Dup`.
                     push!(Value::I(x));
                     skip!(4);
                     continue;

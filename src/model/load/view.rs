@@ -448,6 +448,7 @@ fn secrecy(rules: &Ruleset, func: FuncId) -> Secrecy {
                 Op::LoadVar(v)
                 | Op::LoadVarAt(_, v)
                 | Op::VarSetIn(v)
+                | Op::VarCount(v)
                 | Op::VarSetBin(v, _)
                 | Op::ListLen(v)
                 | Op::ListIn(v)
