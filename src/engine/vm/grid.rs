@@ -67,36 +67,6 @@ pub(super) unsafe fn grid_cell_at(rules: &Ruleset, k: KindId, sp: *mut Value) ->
     }
 }
 
-/// `GroupsAround` or `LocalGroups` (`op`), as [`groups_at`] or
-/// [`local_groups`] do; returns the new top and the instruction after
-/// the (fused) sequence, `ip` being the one after `op`.
-///
-/// # Safety
-///
-/// As [`groups_at`] asks for a `GroupsAround`, as [`local_groups`] asks
-/// for a `LocalGroups`.
-#[inline]
-pub(super) unsafe fn groups_op(
-    rules: &Ruleset,
-    st: &mut State,
-    op: &Op,
-    lp: *mut Value,
-    sp: *mut Value,
-    ip: *const Op,
-) -> (*mut Value, *const Op) {
-    match *op {
-        // Safety: as the caller promised (see above).
-        Op::GroupsAround(k, m) => (unsafe { groups_at(rules, &mut st.groups, k, m, sp) }, ip),
-        Op::LocalGroups(c, s, m, k) => {
-            let m = &rules.vars[m as usize];
-            let held = &st.words[m.offset..m.offset + m.elem_words];
-            // Safety: as the caller promised (see above).
-            unsafe { local_groups(rules, &mut st.groups, k, held, (c, s), lp, sp, ip) }
-        }
-        _ => (sp, ip),
-    }
-}
-
 /// `GroupsAround` (`groups_around`) on the three operands below `sp`
 /// (cell, set, marked set), in place: they are replaced by the count
 /// (read through `groups`), and the new top is returned. The sets are read
@@ -108,7 +78,7 @@ pub(super) unsafe fn groups_op(
 /// operands: `verify` proved the instruction's stack effect (three
 /// operands in, one out), so they lie above the frame's locals.
 #[inline]
-unsafe fn groups_at(
+pub(super) unsafe fn groups_at(
     rules: &Ruleset,
     groups: &mut GroupLabels,
     k: KindId,
@@ -251,6 +221,36 @@ pub(super) unsafe fn run_length_at(
     }
 }
 
+/// `LocalRun` or `LocalGroups` (`op`), as [`local_run`] or
+/// [`local_groups`] do; returns the new top and the instruction after
+/// the fused sequence, `ip` being the one after `op`.
+///
+/// # Safety
+///
+/// As [`local_run`] asks for a `LocalRun`, as [`local_groups`] asks for
+/// a `LocalGroups`.
+#[inline]
+pub(super) unsafe fn local_op(
+    rules: &Ruleset,
+    st: &mut State,
+    op: &Op,
+    lp: *mut Value,
+    sp: *mut Value,
+    ip: *const Op,
+) -> (*mut Value, *const Op) {
+    match *op {
+        // Safety: as the caller promised (see above).
+        Op::LocalRun(..) => unsafe { local_run(rules, op, lp, sp, ip) },
+        Op::LocalGroups(c, s, m, k) => {
+            let m = &rules.vars[m as usize];
+            let held = &st.words[m.offset..m.offset + m.elem_words];
+            // Safety: as the caller promised (see above).
+            unsafe { local_groups(rules, &mut st.groups, k, held, (c, s), lp, sp, ip) }
+        }
+        _ => (sp, ip),
+    }
+}
+
 /// `LocalRun` (`op`): the run length from the cell in one local through
 /// the set in another, pushed above `sp`; returns the new top and the
 /// instruction after the fused sequence (`ip` being the one after `op`).
@@ -262,7 +262,7 @@ pub(super) unsafe fn run_length_at(
 /// instructions from `ip` on are the function's: as `verify` proved for
 /// the sequence the instruction stands for (see `ir::verify::unfused`).
 #[inline]
-pub(super) unsafe fn local_run(
+unsafe fn local_run(
     rules: &Ruleset,
     op: &Op,
     lp: *mut Value,

@@ -57,9 +57,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     }
     st.vm.code = func.code.as_ptr() as usize;
     let mut ip: *const Op = func.code.as_ptr().wrapping_add(pc);
-    // The stack, while the loop holds it, is two pointers kept in locals:
-    // `lp` at the running frame's locals, `sp` past the top (`hold!` and
-    // `release!`: see the module `frame` for why they stay valid).
+    // The stack, while the loop holds it: `lp` at the frame's locals, `sp`
+    // past the top (`hold!`, `release!`; `frame` tells why they stay valid).
     let mut lp: *mut Value;
     let mut sp: *mut Value;
     macro_rules! hold {
@@ -76,9 +75,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     }
     macro_rules! release {
         () => {{
-            // Safety: the values from the vector's start to `sp` are all
-            // set: those below the base were left alone, and the loop
-            // keeps those above it (see `push!` and `pop!`).
+            // Safety: the values from the vector's start to `sp` are set: those
+            // below the base were left alone, the loop keeps those above it.
             // The base is not kept: it is where `lp` stands in the buffer.
             unsafe {
                 st.vm
@@ -388,12 +386,14 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 released!(grid::instruction(rules, st, op))
             }
             // Safety, all three: their operands lie above the locals (see above).
-            Op::GroupsAround(..) | Op::LocalGroups(..) => {
-                (sp, ip) = unsafe { grid::groups_op(rules, st, op, lp, sp, ip) }
+            Op::GroupsAround(k, m) => {
+                sp = unsafe { grid::groups_at(rules, &mut st.groups, *k, *m, sp) }
             }
             Op::GridCell(k) => sp = unsafe { grid::grid_cell_at(rules, *k, sp) },
             Op::RunLength(k, back) => sp = unsafe { grid::run_length_at(rules, *k, *back, sp) },
-            Op::LocalRun(..) => (sp, ip) = unsafe { grid::local_run(rules, op, lp, sp, ip) },
+            Op::LocalRun(..) | Op::LocalGroups(..) => {
+                (sp, ip) = unsafe { grid::local_op(rules, st, op, lp, sp, ip) }
+            }
             Op::MembersEq(_) | Op::MembersFieldEq(..) | Op::FieldImage(..) => {
                 released!(members(rules, st, op))
             }
