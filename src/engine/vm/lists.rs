@@ -11,7 +11,8 @@ use crate::ir::bytecode::Op;
 use crate::ir::span::Span;
 
 /// Runs a list instruction on the list at `off` (of capacity `cap`),
-/// with `item` the popped operand of those that take one.
+/// with `item` the popped operand of those that take one. During a try,
+/// only the words an instruction writes are recorded (not the whole list).
 #[inline]
 pub(super) fn list_op(
     op: &Op,
@@ -22,11 +23,11 @@ pub(super) fn list_op(
     span: Span,
 ) -> Result<(), RuntimeError> {
     let len = st.words[off] as usize;
-    if !matches!(op, Op::ListLen(_) | Op::ListIn(_) | Op::ListSet(_))
-        && !st.touch(off, off + 1 + cap)
-    {
-        return Err(super::trail_full(span));
-    }
+    // Records the words `lo..hi` about to be written (see `State::touch`).
+    let touch = |st: &mut State, lo: usize, hi: usize| match st.touch(lo, hi) {
+        true => Ok(()),
+        false => Err(super::trail_full(span)),
+    };
     match op {
         Op::ListLen(_) => st.vm.stack.push(Value::I(len as i64)),
         Op::ListIn(_) => {
@@ -44,6 +45,8 @@ pub(super) fn list_op(
             if len == 0 {
                 st.vm.stack.push(Value::I(-1));
             } else {
+                // The length and the items moving down one place.
+                touch(st, off, off + len)?;
                 let first = st.words[off + 1];
                 st.words.copy_within(off + 2..off + 1 + len, off + 1);
                 st.words[off] = (len - 1) as i64;
@@ -72,6 +75,8 @@ pub(super) fn list_op(
                     "list is full (a list holds each item at most once)",
                 ));
             }
+            touch(st, off, off + 1)?;
+            touch(st, off + 1 + len, off + 2 + len)?;
             st.words[off + 1 + len] = item;
             st.words[off] = (len + 1) as i64;
         }
@@ -80,18 +85,25 @@ pub(super) fn list_op(
                 .iter()
                 .position(|w| *w == item)
             {
+                // The length and the items after it moving down one place.
+                touch(st, off, off + 1)?;
+                touch(st, off + 1 + pos, off + len)?;
                 st.words
                     .copy_within(off + 2 + pos..off + 1 + len, off + 1 + pos);
                 st.words[off] = (len - 1) as i64;
             }
         }
         Op::ListShuffle(_) => {
+            touch(st, off + 1, off + 1 + len)?;
             for i in (1..len).rev() {
                 let j = (st.rng.next_u64() % (i as u64 + 1)) as usize;
                 st.words.swap(off + 1 + i, off + 1 + j);
             }
         }
-        Op::ListClear(_) => st.words[off] = 0,
+        Op::ListClear(_) => {
+            touch(st, off, off + 1)?;
+            st.words[off] = 0;
+        }
         _ => {}
     }
     Ok(())
