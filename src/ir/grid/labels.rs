@@ -5,6 +5,7 @@
 //! into a per-cell tally; every later question on the set reads it.
 
 use super::{around, groups_around, has};
+use crate::ir::bits::{self, Bits};
 use crate::ir::ruleset::Kind;
 
 /// How many questions on one set are answered by a flood each (as
@@ -71,6 +72,42 @@ impl GroupLabels {
             }
         }
         self.read(c)
+    }
+
+    /// The cells around which the count [`GroupLabels::groups_around`]
+    /// gives passes `keep`, all at once (the board tallied now, however
+    /// few questions came before: every cell is asked about); `None` on a
+    /// grid too large to tally. Cells past the grid's last word are left
+    /// out.
+    pub fn cells_where(
+        &mut self,
+        k: usize,
+        kind: &Kind,
+        cells: &[u64],
+        marked: Option<&[u64]>,
+        keep: impl Fn(i64) -> bool,
+    ) -> Option<Bits> {
+        if !self.holds(k, cells, marked) {
+            self.start(k, cells, marked);
+        }
+        if self.asked < TALLY_AFTER {
+            if !self.tally(kind, cells, marked) {
+                return None;
+            }
+            self.asked = TALLY_AFTER;
+        }
+        // The counts kept, of the eight a cell may have (three planes).
+        let kept = (0..8).filter(|n| keep(*n)).fold(0u8, |m, n| m | 1 << n);
+        let words = self.words;
+        let planes = &self.planes;
+        Some(bits::from_fn(words.max(1), |w| {
+            let plane = |p: usize| planes.get(p * words + w).copied().unwrap_or(0);
+            let (p0, p1, p2) = (plane(0), plane(1), plane(2));
+            let is = |on: u64, p: u64| if on != 0 { p } else { !p };
+            (0..8u64).filter(|n| kept >> n & 1 != 0).fold(0, |acc, n| {
+                acc | is(n & 1, p0) & is(n & 2, p1) & is(n & 4, p2)
+            })
+        }))
     }
 
     /// Whether the questions so far were about this grid, set and marked
