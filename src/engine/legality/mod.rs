@@ -228,8 +228,8 @@ fn try_each(
                 continue;
             }
             if let Some(whole) = whole::form(rules, st, arm) {
-                let lists = (&mut legal, &mut refused);
-                if let Some(next) = whole::judge_arm(rules, st, (whole, arm), i, &mut screen, lists)
+                let (w, sc) = ((whole, arm), &mut screen);
+                if let Some(next) = whole::judge_arm(rules, st, w, i, sc, &mut legal, &mut refused)
                 {
                     i = next;
                     continue;

@@ -35,7 +35,8 @@ pub(super) fn judge_arm(
     (whole, arm): (&WholeArm, u16),
     mut i: usize,
     screen: &mut Screen<'_>,
-    (legal, refused): (&mut Vec<(u16, i64, Next)>, &mut Vec<(u32, Why)>),
+    legal: &mut Vec<(u16, i64, Next)>,
+    refused: &mut Vec<(u32, Why)>,
 ) -> Option<usize> {
     let sets = whole
         .reqs
