@@ -219,7 +219,8 @@ pub struct ArmDef {
     /// Set when the light try (after the screened requirements) is only
     /// requirements with a native form on the whole set of the arm's
     /// options, then `legal;`: a full listing judges the options with one
-    /// pass over the board instead of a try each.
+    /// pass over the board instead of a try each, and the look-ahead
+    /// judges one without running its prefix.
     pub whole: Option<Box<WholeArm>>,
 }
 

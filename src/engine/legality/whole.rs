@@ -1,7 +1,8 @@
 //! Full listings of an arm judged on the whole set of its options (see
 //! [`ArmDef::whole`]): the members passing each requirement are found by
 //! one pass over the board, and every option is judged by reading them,
-//! as its light try would judge it, without running anything.
+//! as its light try would judge it, without running anything. The
+//! look-ahead judges one option alone the same way ([`judge_one`]).
 
 use crate::engine::state::{State, Status, Value};
 use crate::ir::bits::{self, Bits};
@@ -60,6 +61,36 @@ pub(super) fn judge_arm(
         i += 1;
     }
     Some(i)
+}
+
+/// The verdict the light try of the option `value` of an arm of
+/// whole-set form `whole` would give, found without running it (the
+/// look-ahead asks about one option at a time): `Ok` when it passes every
+/// requirement, else the message of the first it breaks; `None` when a
+/// set cannot be read (the option is then tried).
+pub(super) fn judge_one(
+    rules: &Ruleset,
+    st: &mut State,
+    whole: &WholeArm,
+    value: i64,
+) -> Option<Result<(), u32>> {
+    let base = st.vm.frames.last()?.base as usize;
+    let c = usize::try_from(value).ok()?;
+    for r in &whole.reqs {
+        let cells = set_at(rules, st, base, r.cells)?;
+        let marked = match r.marked {
+            Some(m) => Some(set_at(rules, st, base, m)?),
+            None => None,
+        };
+        let kind = rules.kinds.get(r.kind as usize)?;
+        let n = st
+            .groups
+            .groups_around(r.kind as usize, kind, c, &cells, marked.as_deref());
+        if r.cmp.on_ints(n, r.bound).is_none_or(|v| v == 0) {
+            return Some(Err(r.msg));
+        }
+    }
+    Some(Ok(()))
 }
 
 /// The cells passing requirement `r`, its sets read where the choice

@@ -4,7 +4,7 @@
 //! counted for every cell at once by one flood of each group), then
 //! `legal;`. A full listing of such an arm's options then runs nothing
 //! (`engine::legality::whole`); the look-ahead, asking about a few options,
-//! still tries them one by one.
+//! judges them one by one the same way, without running their prefixes.
 
 use crate::ir::bytecode::{BinaryOp, Op};
 use crate::ir::ruleset::{GroupsReq, SetAt, VarDef, WholeArm};
