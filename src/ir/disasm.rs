@@ -341,7 +341,8 @@ impl Names<'_> {
 
 /// What the compiler learnt about each decision point and its arms: the
 /// arm's name or bound type, whether it is quick, where its light prefix
-/// starts, which requirements it screens on whole sets.
+/// starts, which requirements it screens on whole sets, which its light
+/// try judges on the whole board in a full listing.
 pub fn describe_choices(rules: &Ruleset) -> String {
     let names = Names(rules);
     let mut out = String::new();
@@ -369,6 +370,9 @@ pub fn describe_choices(rules: &Ruleset) -> String {
             }
             for m in &arm.screen {
                 let _ = write!(line, " screens {}", names.message(*m));
+            }
+            for r in arm.whole.iter().flat_map(|w| &w.reqs) {
+                let _ = write!(line, " judges whole {}", names.message(r.msg));
             }
             let _ = writeln!(out, "{line}");
         }

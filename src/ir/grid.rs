@@ -543,6 +543,19 @@ mod tests {
                 assert_eq!(found, around.len() as i64);
             }
         }
+        // The whole board at once: the cells whose count passes a test.
+        let mut whole = GroupLabels::default();
+        for marked in [None, Some(&marks[..])] {
+            for bound in 0..4 {
+                let Some(found) = whole.cells_where(0, kind, &bits, marked, |n| n <= bound) else {
+                    continue;
+                };
+                for c in 0..cells.len() {
+                    let passes = groups_around(kind, c, &bits, marked) <= bound;
+                    assert_eq!(crate::ir::bits::has(&found, c as i64), passes);
+                }
+            }
+        }
     }
 
     #[test]

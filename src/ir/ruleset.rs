@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::ir::bytecode::{Func, FuncId, KindId, VarId};
+use crate::ir::bytecode::{BinaryOp, Func, FuncId, KindId, VarId};
 use crate::ir::cells::Grid;
 use crate::ir::span::{SourceMap, Span};
 pub use crate::ir::types::{Ty, PLAYER};
@@ -216,6 +216,49 @@ pub struct ArmDef {
     /// breaking one is refused without being tried. The light try of the
     /// others starts after them.
     pub screen: Vec<u32>,
+    /// Set when the light try (after the screened requirements) is only
+    /// requirements with a native form on the whole set of the arm's
+    /// options, then `legal;`: a full listing judges the options with one
+    /// pass over the board instead of a try each, and the look-ahead
+    /// judges one without running its prefix.
+    pub whole: Option<Box<WholeArm>>,
+}
+
+/// The light try of an arm written as requirements on the whole set of
+/// its options (see [`ArmDef::whole`]).
+#[derive(Debug, Clone)]
+pub struct WholeArm {
+    /// The requirements, in the order written.
+    pub reqs: Vec<GroupsReq>,
+    /// The message of the `legal;` they lead to.
+    pub legal: u32,
+}
+
+/// The requirement `groups_around(x, cells, marked) cmp bound` on the
+/// option `x`, its sets read from the choosing frame or the state.
+#[derive(Debug, Clone, Copy)]
+pub struct GroupsReq {
+    /// The grid kind.
+    pub kind: KindId,
+    /// The set of cells whose groups are counted.
+    pub cells: SetAt,
+    /// The marked set, when given.
+    pub marked: Option<SetAt>,
+    /// The comparison of the count with `bound`.
+    pub cmp: BinaryOp,
+    /// The number the count is compared with.
+    pub bound: i64,
+    /// The requirement's message.
+    pub msg: u32,
+}
+
+/// Where a set operand of a [`GroupsReq`] is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetAt {
+    /// A local of the frame waiting at the choice.
+    Local(u16),
+    /// A set variable of the state without indices.
+    Var(VarId),
 }
 
 /// Where the pure prefix of an arm starts (see [`ArmDef::light`]).

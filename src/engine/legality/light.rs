@@ -85,7 +85,7 @@ pub(super) fn all_legal(
 /// `held`, the passing members of its arm taken once ([`Screen::arm_pass`]),
 /// when the option is of that arm.
 #[inline(always)]
-fn passing(
+pub(super) fn passing(
     held: &Option<(Bits, Range<usize>)>,
     screen: &mut Screen<'_>,
     i: usize,

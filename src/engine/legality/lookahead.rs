@@ -10,7 +10,7 @@ use crate::ir::ruleset::{ArmDef, Ruleset};
 
 use super::attempt::Attempt;
 use super::budget::Budget;
-use super::{choice_span, light, screening, Verdict, Why};
+use super::{choice_span, light, screening, whole, Verdict, Why};
 
 /// Where one way on, run to its next stop, leads.
 enum Way {
@@ -373,6 +373,13 @@ fn judge_untried(
     }
     if st.cut_at_legal {
         if let Some(prefix) = light::prefix(rules, st, arm) {
+            let whole = whole::form(rules, st, arm);
+            if let Some(found) = whole.and_then(|w| whole::judge_one(rules, st, w, value)) {
+                return Ok(Some(match found {
+                    Ok(()) => Way::Sound,
+                    Err(m) => Way::Refused(Why::Message(m)),
+                }));
+            }
             return Ok(Some(
                 match light::try_prefix(rules, st, prefix, value, budget)? {
                     Verdict::Legal(_) => Way::Sound,

@@ -19,6 +19,7 @@ mod first;
 mod light;
 mod lookahead;
 mod screening;
+mod whole;
 
 use std::sync::Arc;
 
@@ -225,6 +226,14 @@ fn try_each(
             if let Some(next) = light::all_legal(rules, st, at, i, &mut screen, &mut legal) {
                 i = next;
                 continue;
+            }
+            if let Some(whole) = whole::form(rules, st, arm) {
+                let (w, sc) = ((whole, arm), &mut screen);
+                if let Some(next) = whole::judge_arm(rules, st, w, i, sc, &mut legal, &mut refused)
+                {
+                    i = next;
+                    continue;
+                }
             }
             // The options of this arm that follow, tried one after another
             // with the state set once for their prefixes.

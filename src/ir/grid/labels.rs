@@ -5,6 +5,7 @@
 //! into a per-cell tally; every later question on the set reads it.
 
 use super::{around, groups_around};
+use crate::ir::bits::{self, Bits};
 use crate::ir::ruleset::Kind;
 
 /// How many questions on one set are answered by a flood each (as
@@ -71,6 +72,40 @@ impl GroupLabels {
             }
         }
         self.read(c)
+    }
+
+    /// The cells around which the count [`GroupLabels::groups_around`]
+    /// gives passes `keep`, all at once (the board tallied now, however
+    /// few questions came before: every cell is asked about); `None` on a
+    /// grid too large to tally. Cells past the grid's last word are left
+    /// out.
+    pub fn cells_where(
+        &mut self,
+        k: usize,
+        kind: &Kind,
+        cells: &[u64],
+        marked: Option<&[u64]>,
+        keep: impl Fn(i64) -> bool,
+    ) -> Option<Bits> {
+        if !self.holds(k, cells, marked) {
+            self.start(k, cells, marked);
+        }
+        if self.asked < TALLY_AFTER {
+            if !self.tally(kind, cells, marked) {
+                return None;
+            }
+            self.asked = TALLY_AFTER;
+        }
+        let counts = &self.counts;
+        let words = counts.len().div_ceil(64);
+        Some(bits::from_fn(words.max(1), |w| {
+            let cells = &counts[w * 64..counts.len().min(w * 64 + 64)];
+            cells
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| keep(i64::from(**n)))
+                .fold(0, |acc, (b, _)| acc | 1 << b)
+        }))
     }
 
     /// Whether the questions so far were about this grid, set and marked

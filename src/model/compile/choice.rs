@@ -377,6 +377,12 @@ impl Compiler<'_> {
                     start: after_screen as u32,
                     bind,
                 });
+            def.whole = match (def.light, bind) {
+                (Some(_), Some(bind)) => {
+                    super::whole::whole_arm(&f.code, after_screen, (bind, first_slot), c.vars)
+                }
+                _ => None,
+            };
             def.quick =
                 matches!(&arm.kind, ArmKind::Named(_, None)) && asks_nothing(&f.code[body..]);
         });
@@ -391,6 +397,7 @@ fn arm_def(name: Option<Arc<str>>, ty: Ty, screen: Vec<u32>) -> ArmDef {
         quick: false,
         light: None,
         screen,
+        whole: None,
     }
 }
 

@@ -34,6 +34,7 @@ mod peephole;
 mod stmt;
 mod types;
 mod unroll;
+mod whole;
 
 pub use builtins::{check_reserved, is_reserved};
 pub use context::FnCtx;

@@ -1,0 +1,128 @@
+//! Full listings of an arm judged on the whole set of its options (see
+//! [`ArmDef::whole`]): the members passing each requirement are found by
+//! one pass over the board, and every option is judged by reading them,
+//! as its light try would judge it, without running anything. The
+//! look-ahead judges one option alone the same way ([`judge_one`]).
+
+use crate::engine::state::{State, Status, Value};
+use crate::ir::bits::{self, Bits};
+use crate::ir::ruleset::{ArmDef, GroupsReq, Ruleset, SetAt, WholeArm};
+
+use super::light::passing;
+use super::screening::Screen;
+use super::{Next, Why};
+
+/// The whole-set form of arm `arm` of the choice `st` waits at, if it
+/// has one.
+#[inline]
+pub(super) fn form<'r>(rules: &'r Ruleset, st: &State, arm: u16) -> Option<&'r WholeArm> {
+    let Status::Waiting { choice, .. } = st.status else {
+        return None;
+    };
+    let def: &ArmDef = rules.choices[choice as usize].arms.get(arm as usize)?;
+    def.whole.as_deref()
+}
+
+/// Judges the options of the pending choice from the `i`-th on that are
+/// of arm `arm`, of whole-set form `whole`: those `screen` passes go to
+/// `legal` as `(arm, value, next)` or to `refused` as `(index, why)`,
+/// the verdicts of their light tries. Returns the index of the first
+/// option of another arm (or the count); `None`, nothing done, when a
+/// set cannot be read or the grid is too large to tally (the options are
+/// then tried).
+pub(super) fn judge_arm(
+    rules: &Ruleset,
+    st: &mut State,
+    (whole, arm): (&WholeArm, u16),
+    mut i: usize,
+    screen: &mut Screen<'_>,
+    legal: &mut Vec<(u16, i64, Next)>,
+    refused: &mut Vec<(u32, Why)>,
+) -> Option<usize> {
+    let sets = whole
+        .reqs
+        .iter()
+        .map(|r| passing_members(rules, st, r))
+        .collect::<Option<Vec<Bits>>>()?;
+    let held = screen.arm_pass(i);
+    let options = &st.vm.options;
+    while let Some(&(of, value)) = options.get(i).filter(|o| o.0 == arm) {
+        if passing(&held, screen, i, value) {
+            match whole
+                .reqs
+                .iter()
+                .zip(&sets)
+                .find(|(_, s)| !bits::has(s, value))
+            {
+                Some((r, _)) => refused.push((i as u32, Why::Message(r.msg))),
+                None => legal.push((of, value, Next::Rerun(whole.legal))),
+            }
+        }
+        i += 1;
+    }
+    Some(i)
+}
+
+/// The verdict the light try of the option `value` of an arm of
+/// whole-set form `whole` would give, found without running it (the
+/// look-ahead asks about one option at a time): `Ok` when it passes every
+/// requirement, else the message of the first it breaks; `None` when a
+/// set cannot be read (the option is then tried).
+pub(super) fn judge_one(
+    rules: &Ruleset,
+    st: &mut State,
+    whole: &WholeArm,
+    value: i64,
+) -> Option<Result<(), u32>> {
+    let base = st.vm.frames.last()?.base as usize;
+    let c = usize::try_from(value).ok()?;
+    for r in &whole.reqs {
+        let cells = set_at(rules, st, base, r.cells)?;
+        let marked = match r.marked {
+            Some(m) => Some(set_at(rules, st, base, m)?),
+            None => None,
+        };
+        let kind = rules.kinds.get(r.kind as usize)?;
+        let n = st
+            .groups
+            .groups_around(r.kind as usize, kind, c, &cells, marked.as_deref());
+        if r.cmp.on_ints(n, r.bound).is_none_or(|v| v == 0) {
+            return Some(Err(r.msg));
+        }
+    }
+    Some(Ok(()))
+}
+
+/// The cells passing requirement `r`, its sets read where the choice
+/// `st` waits.
+fn passing_members(rules: &Ruleset, st: &mut State, r: &GroupsReq) -> Option<Bits> {
+    let base = st.vm.frames.last()?.base as usize;
+    let cells = set_at(rules, st, base, r.cells)?;
+    let marked = match r.marked {
+        Some(m) => Some(set_at(rules, st, base, m)?),
+        None => None,
+    };
+    let kind = rules.kinds.get(r.kind as usize)?;
+    let (cmp, bound) = (r.cmp, r.bound);
+    st.groups
+        .cells_where(r.kind as usize, kind, &cells, marked.as_deref(), |n| {
+            cmp.on_ints(n, bound).is_some_and(|v| v != 0)
+        })
+}
+
+/// The set a [`SetAt`] names, in the frame whose locals start at `base`
+/// (a local holding no set: `None`).
+fn set_at(rules: &Ruleset, st: &State, base: usize, at: SetAt) -> Option<Bits> {
+    match at {
+        SetAt::Local(l) => match st.vm.stack.get(base + l as usize)? {
+            // Shared, not copied.
+            Value::S(b) => Some(b.clone()),
+            Value::I(_) => None,
+        },
+        SetAt::Var(v) => {
+            let vd = rules.vars.get(v as usize)?;
+            let words = st.words.get(vd.offset..vd.offset + vd.elem_words)?;
+            Some(bits::from_fn(words.len(), |w| words[w] as u64))
+        }
+    }
+}
