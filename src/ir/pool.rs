@@ -271,6 +271,19 @@ impl Bits {
         unsafe { *self.block.as_ptr().add(1) }
     }
 
+    /// Whether the set holds its block alone (writing it copies nothing).
+    #[inline]
+    pub fn is_alone(&self) -> bool {
+        self.holders() == 1
+    }
+
+    /// The words, to write in place, when the set holds its block alone
+    /// (`None` when it shares it: writing would copy it first).
+    #[inline]
+    pub fn alone_mut(&mut self) -> Option<&mut [u64]> {
+        (self.holders() == 1).then(|| &mut self[..])
+    }
+
     /// Gives the set a block of its own (a copy of the shared one).
     #[cold]
     #[inline(never)]

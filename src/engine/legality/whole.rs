@@ -77,15 +77,17 @@ pub(super) fn judge_one(
     let base = st.vm.frames.last()?.base as usize;
     let c = usize::try_from(value).ok()?;
     for r in &whole.reqs {
-        let cells = set_at(rules, st, base, r.cells)?;
+        let (mut room, mut marks) = (Room::default(), Room::default());
+        let on = (&st.vm.stack[..], &st.words[..]);
+        let cells = set_at(rules, on, base, r.cells, &mut room)?;
         let marked = match r.marked {
-            Some(m) => Some(set_at(rules, st, base, m)?),
+            Some(m) => Some(set_at(rules, on, base, m, &mut marks)?),
             None => None,
         };
         let kind = rules.kinds.get(r.kind as usize)?;
         let n = st
             .groups
-            .groups_around(r.kind as usize, kind, c, &cells, marked.as_deref());
+            .groups_around(r.kind as usize, kind, c, cells, marked);
         if r.cmp.on_ints(n, r.bound).is_none_or(|v| v == 0) {
             return Some(Err(r.msg));
         }
@@ -97,32 +99,64 @@ pub(super) fn judge_one(
 /// `st` waits.
 fn passing_members(rules: &Ruleset, st: &mut State, r: &GroupsReq) -> Option<Bits> {
     let base = st.vm.frames.last()?.base as usize;
-    let cells = set_at(rules, st, base, r.cells)?;
+    let (mut room, mut marks) = (Room::default(), Room::default());
+    let on = (&st.vm.stack[..], &st.words[..]);
+    let cells = set_at(rules, on, base, r.cells, &mut room)?;
     let marked = match r.marked {
-        Some(m) => Some(set_at(rules, st, base, m)?),
+        Some(m) => Some(set_at(rules, on, base, m, &mut marks)?),
         None => None,
     };
     let kind = rules.kinds.get(r.kind as usize)?;
     let (cmp, bound) = (r.cmp, r.bound);
     st.groups
-        .cells_where(r.kind as usize, kind, &cells, marked.as_deref(), |n| {
+        .cells_where(r.kind as usize, kind, cells, marked, |n| {
             cmp.on_ints(n, bound).is_some_and(|v| v != 0)
         })
 }
 
-/// The set a [`SetAt`] names, in the frame whose locals start at `base`
-/// (a local holding no set: `None`).
-fn set_at(rules: &Ruleset, st: &State, base: usize, at: SetAt) -> Option<Bits> {
+/// The most words of a set variable [`set_at`] copies into a [`Room`]
+/// on the stack rather than into a new set.
+const HELD_WORDS: usize = 4;
+
+/// Room for the words of a set variable read by [`set_at`] (its words
+/// being signed, they are copied).
+#[derive(Default)]
+struct Room {
+    /// The words of a set of at most [`HELD_WORDS`] words.
+    held: [u64; HELD_WORDS],
+    /// A larger set, made.
+    made: Option<Bits>,
+}
+
+/// The words of the set a [`SetAt`] names, in the frame whose locals
+/// start at `base` on `stack`, the state's words being `words` (a local
+/// holding no set: `None`): a local's set where it lies, a variable's
+/// copied into `room`.
+fn set_at<'s>(
+    rules: &Ruleset,
+    (stack, words): (&'s [Value], &[i64]),
+    base: usize,
+    at: SetAt,
+    room: &'s mut Room,
+) -> Option<&'s [u64]> {
     match at {
-        SetAt::Local(l) => match st.vm.stack.get(base + l as usize)? {
-            // Shared, not copied.
-            Value::S(b) => Some(b.clone()),
+        SetAt::Local(l) => match stack.get(base + l as usize)? {
+            Value::S(b) => Some(b),
             Value::I(_) => None,
         },
         SetAt::Var(v) => {
             let vd = rules.vars.get(v as usize)?;
-            let words = st.words.get(vd.offset..vd.offset + vd.elem_words)?;
-            Some(bits::from_fn(words.len(), |w| words[w] as u64))
+            let words = words.get(vd.offset..vd.offset + vd.elem_words)?;
+            if let Some(held) = room.held.get_mut(..words.len()) {
+                for (h, w) in held.iter_mut().zip(words) {
+                    *h = *w as u64;
+                }
+                return Some(held);
+            }
+            Some(
+                room.made
+                    .insert(bits::from_fn(words.len(), |w| words[w] as u64)),
+            )
         }
     }
 }

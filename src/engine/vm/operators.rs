@@ -69,9 +69,14 @@ pub(super) fn binary(op: BinaryOp, a: Value, b: Value) -> Result<Value, RuntimeE
 /// A binary operation on two sets; a set result is `x` changed in place,
 /// as long as the longer of the two.
 #[inline]
-fn sets(op: BinaryOp, mut x: Bits, y: Bits) -> Result<Value, RuntimeError> {
+fn sets(op: BinaryOp, mut x: Bits, mut y: Bits) -> Result<Value, RuntimeError> {
     use BinaryOp::*;
     let n = x.len().max(y.len());
+    if matches!(op, Add | And) && y.len() == n && !x.is_alone() && y.is_alone() {
+        // Either order gives the same words: those of the operand held
+        // alone are written, rather than a copy of the shared one.
+        std::mem::swap(&mut x, &mut y);
+    }
     let get = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
     match op {
         Eq => return Ok(Value::I((0..n).all(|i| get(&x, i) == get(&y, i)) as i64)),

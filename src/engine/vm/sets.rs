@@ -73,7 +73,18 @@ pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
         return;
     }
     let x = st.vm.stack.pop().map_or(0, |v| v.int());
-    let set = st.vm.stack.pop().expect("set");
+    let mut set = st.vm.stack.pop().expect("set");
+    // A set held alone (made by the instruction below) is filtered in place.
+    let done = match &mut set {
+        Value::S(b) => b
+            .alone_mut()
+            .is_some_and(|w| filter_in_place(rules, &st.words, op, x, w)),
+        Value::I(_) => false,
+    };
+    if done {
+        st.vm.stack.push(set);
+        return;
+    }
     let bits = set.bits();
     let out = match *op {
         Op::MembersEq(v) => {
@@ -106,6 +117,36 @@ pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
         _ => unreachable!("not a members instruction"),
     };
     st.vm.stack.push(Value::S(out));
+}
+
+/// `MembersEq`, or `MembersFieldEq` through the index of its field's
+/// values, keeping in `bits` (a set's words written in place: no new set
+/// made) the members equal to `x`; false, nothing done, for a value the
+/// field's index does not hold (or another instruction).
+#[inline]
+fn filter_in_place(rules: &Ruleset, words: &[i64], op: &Op, x: i64, bits: &mut [u64]) -> bool {
+    match *op {
+        Op::MembersEq(v) => {
+            let vd = &rules.vars[v as usize];
+            let words = &words[vd.offset..vd.offset + vd.len()];
+            for (wi, b) in bits.iter_mut().enumerate() {
+                *b = bits::members_where(*b, wi, |i| words.get(i) == Some(&x));
+            }
+            true
+        }
+        Op::MembersFieldEq(k, f) => {
+            let by_value = rules.kinds[k as usize].field_sets.get(f as usize);
+            let by_value = by_value.map_or(&[][..], Vec::as_slice);
+            let Some(items) = usize::try_from(x).ok().and_then(|v| by_value.get(v)) else {
+                return false;
+            };
+            for (wi, b) in bits.iter_mut().enumerate() {
+                *b &= items.get(wi).copied().unwrap_or(0);
+            }
+            true
+        }
+        _ => false,
+    }
 }
 
 /// `MembersCmp`: the members `x` of `set` for which `words[x] cmp x`
