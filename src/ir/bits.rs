@@ -5,6 +5,15 @@
 
 pub use crate::ir::pool::Bits;
 
+/// The words of a set variable as the state holds them (signed), read as
+/// a set's words in place: no copy.
+#[inline(always)]
+pub fn as_words(held: &[i64]) -> &[u64] {
+    // Safety: `i64` and `u64` have the same size and alignment, and every
+    // bit pattern is a valid value of both.
+    unsafe { std::slice::from_raw_parts(held.as_ptr().cast::<u64>(), held.len()) }
+}
+
 /// A copy of a set.
 #[inline]
 pub fn copy(b: &Bits) -> Bits {

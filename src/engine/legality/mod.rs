@@ -227,13 +227,21 @@ fn try_each(
                 i = next;
                 continue;
             }
-            if let Some(whole) = whole::form(rules, st, arm) {
-                let (w, sc) = ((whole, arm), &mut screen);
-                if let Some(next) = whole::judge_arm(rules, st, w, i, sc, &mut legal, &mut refused)
-                {
-                    i = next;
-                    continue;
-                }
+            // An arm judged on the whole board at once runs no try.
+            let judged = whole::form(rules, st, arm).and_then(|w| {
+                whole::judge_arm(
+                    rules,
+                    st,
+                    (w, arm),
+                    i,
+                    &mut screen,
+                    &mut legal,
+                    &mut refused,
+                )
+            });
+            if let Some(next) = judged {
+                i = next;
+                continue;
             }
             // The options of this arm that follow, tried one after another
             // with the state set once for their prefixes.

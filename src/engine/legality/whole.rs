@@ -6,7 +6,8 @@
 
 use crate::engine::state::{State, Status, Value};
 use crate::ir::bits::{self, Bits};
-use crate::ir::ruleset::{ArmDef, GroupsReq, Ruleset, SetAt, WholeArm};
+use crate::ir::grid::GroupLabels;
+use crate::ir::ruleset::{ArmDef, GroupsReq, Kind, Ruleset, SetAt, WholeArm};
 
 use super::light::passing;
 use super::screening::Screen;
@@ -74,20 +75,11 @@ pub(super) fn judge_one(
     whole: &WholeArm,
     value: i64,
 ) -> Option<Result<(), u32>> {
-    let base = st.vm.frames.last()?.base as usize;
     let c = usize::try_from(value).ok()?;
     for r in &whole.reqs {
-        let (mut room, mut marks) = (Room::default(), Room::default());
-        let on = (&st.vm.stack[..], &st.words[..]);
-        let cells = set_at(rules, on, base, r.cells, &mut room)?;
-        let marked = match r.marked {
-            Some(m) => Some(set_at(rules, on, base, m, &mut marks)?),
-            None => None,
-        };
-        let kind = rules.kinds.get(r.kind as usize)?;
-        let n = st
-            .groups
-            .groups_around(r.kind as usize, kind, c, cells, marked);
+        let n = ask(rules, st, r, |groups, kind, cells, marked| {
+            Some(groups.groups_around(r.kind as usize, kind, c, cells, marked))
+        })?;
         if r.cmp.on_ints(n, r.bound).is_none_or(|v| v == 0) {
             return Some(Err(r.msg));
         }
@@ -98,46 +90,43 @@ pub(super) fn judge_one(
 /// The cells passing requirement `r`, its sets read where the choice
 /// `st` waits.
 fn passing_members(rules: &Ruleset, st: &mut State, r: &GroupsReq) -> Option<Bits> {
+    let (cmp, bound) = (r.cmp, r.bound);
+    ask(rules, st, r, |groups, kind, cells, marked| {
+        groups.cells_where(r.kind as usize, kind, cells, marked, |n| {
+            cmp.on_ints(n, bound).is_some_and(|v| v != 0)
+        })
+    })
+}
+
+/// Asks `question` of the state's group tallies about requirement `r`:
+/// its grid kind, its cells and its marked set, read where the choice
+/// `st` waits (see [`set_at`]); `None` when a set cannot be read.
+#[inline(always)]
+fn ask<T>(
+    rules: &Ruleset,
+    st: &mut State,
+    r: &GroupsReq,
+    question: impl FnOnce(&mut GroupLabels, &Kind, &[u64], Option<&[u64]>) -> Option<T>,
+) -> Option<T> {
     let base = st.vm.frames.last()?.base as usize;
-    let (mut room, mut marks) = (Room::default(), Room::default());
     let on = (&st.vm.stack[..], &st.words[..]);
-    let cells = set_at(rules, on, base, r.cells, &mut room)?;
+    let cells = set_at(rules, on, base, r.cells)?;
     let marked = match r.marked {
-        Some(m) => Some(set_at(rules, on, base, m, &mut marks)?),
+        Some(m) => Some(set_at(rules, on, base, m)?),
         None => None,
     };
     let kind = rules.kinds.get(r.kind as usize)?;
-    let (cmp, bound) = (r.cmp, r.bound);
-    st.groups
-        .cells_where(r.kind as usize, kind, cells, marked, |n| {
-            cmp.on_ints(n, bound).is_some_and(|v| v != 0)
-        })
-}
-
-/// The most words of a set variable [`set_at`] copies into a [`Room`]
-/// on the stack rather than into a new set.
-const HELD_WORDS: usize = 4;
-
-/// Room for the words of a set variable read by [`set_at`] (its words
-/// being signed, they are copied).
-#[derive(Default)]
-struct Room {
-    /// The words of a set of at most [`HELD_WORDS`] words.
-    held: [u64; HELD_WORDS],
-    /// A larger set, made.
-    made: Option<Bits>,
+    question(&mut st.groups, kind, cells, marked)
 }
 
 /// The words of the set a [`SetAt`] names, in the frame whose locals
 /// start at `base` on `stack`, the state's words being `words` (a local
-/// holding no set: `None`): a local's set where it lies, a variable's
-/// copied into `room`.
+/// holding no set: `None`), read where they lie.
 fn set_at<'s>(
     rules: &Ruleset,
-    (stack, words): (&'s [Value], &[i64]),
+    (stack, words): (&'s [Value], &'s [i64]),
     base: usize,
     at: SetAt,
-    room: &'s mut Room,
 ) -> Option<&'s [u64]> {
     match at {
         SetAt::Local(l) => match stack.get(base + l as usize)? {
@@ -146,17 +135,8 @@ fn set_at<'s>(
         },
         SetAt::Var(v) => {
             let vd = rules.vars.get(v as usize)?;
-            let words = words.get(vd.offset..vd.offset + vd.elem_words)?;
-            if let Some(held) = room.held.get_mut(..words.len()) {
-                for (h, w) in held.iter_mut().zip(words) {
-                    *h = *w as u64;
-                }
-                return Some(held);
-            }
-            Some(
-                room.made
-                    .insert(bits::from_fn(words.len(), |w| words[w] as u64)),
-            )
+            let held = words.get(vd.offset..vd.offset + vd.elem_words)?;
+            Some(bits::as_words(held))
         }
     }
 }

@@ -126,40 +126,13 @@ unsafe fn local_groups(
 ) -> (*mut Value, *const Op) {
     // Safety: both locals are set (see above).
     let (c, cells) = unsafe { (&*lp.add(c as usize), &*lp.add(s as usize)) };
-    let n = match held.len() {
-        0..=4 => groups_marked::<4>(rules, groups, k, c, cells, held),
-        5..=16 => groups_marked::<16>(rules, groups, k, c, cells, held),
-        _ => {
-            let marked: Vec<u64> = held.iter().map(|w| *w as u64).collect();
-            count_groups(rules, groups, k, c, cells, Some(&marked))
-        }
-    };
+    let n = count_groups(rules, groups, k, c, cells, Some(bits::as_words(held)));
     // Safety: room for one value, and the sequence's three other parts
     // are the function's instructions (see above).
     unsafe {
         sp.write(Value::I(n));
         (sp.add(1), ip.add(3))
     }
-}
-
-/// [`count_groups`] counting the groups meeting the state's words `held`
-/// (at most `N`), copied as a set's words into `N` words on the stack.
-#[inline(always)]
-fn groups_marked<const N: usize>(
-    rules: &Ruleset,
-    groups: &mut GroupLabels,
-    k: KindId,
-    c: &Value,
-    cells: &Value,
-    held: &[i64],
-) -> i64 {
-    let mut words = [0u64; N];
-    let marked = &mut words[..held.len().min(N)];
-    marked
-        .iter_mut()
-        .zip(held)
-        .for_each(|(o, w)| *o = *w as u64);
-    count_groups(rules, groups, k, c, cells, Some(marked))
 }
 
 /// How many groups of `cells` of grid kind `k` touch the cell `c`
