@@ -1,6 +1,7 @@
 //! The shape of the source tree, checked: layers import downward only, no
 //! two modules import each other in a circle, and no file grows past the
-//! size a reader takes in (docs/ARCHITECTURE.md explains the layers).
+//! size a reader takes in, test files included (docs/ARCHITECTURE.md
+//! explains the layers).
 //!
 //! A module here is a top-level module of the crate (`engine`) or one of
 //! its direct children (`engine::legality`, `ir::grid`); an import is any
@@ -39,7 +40,7 @@ const MAX_LINES: usize = 800;
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("src/ is readable")
+        .expect("a readable directory")
         .map(|e| e.expect("entry").path())
         .collect();
     entries.sort();
@@ -235,6 +236,32 @@ fn no_source_file_is_too_long() {
         "files over {MAX_LINES} lines (split them by concern): {:?}",
         t.long
     );
+}
+
+#[test]
+fn no_test_file_is_too_long() {
+    // The tests are read as the rules' evidence: the same size as sources.
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut files = Vec::new();
+    rust_files(&tests, &mut files);
+    let long: Vec<_> = files
+        .iter()
+        .map(|f| {
+            (
+                f,
+                std::fs::read_to_string(f)
+                    .expect("readable test")
+                    .lines()
+                    .count(),
+            )
+        })
+        .filter(|(_, n)| *n > MAX_LINES)
+        .collect();
+    assert!(
+        long.is_empty(),
+        "test files over {MAX_LINES} lines: {long:?}"
+    );
+    assert!(files.len() > 20, "the checker sees the test files");
 }
 
 #[test]
