@@ -381,6 +381,10 @@ pub enum Op {
     StoreLoadVarAt(u16, u16, VarId),
     /// `Load(a); Load(b); FieldIndex(k, f)`: `a.f[b]` of two locals.
     LoadsFieldIndex(u16, u16, KindId, u16),
+    /// `Dup; Const(x); MembersFieldEq(k, f); Bin(Sub)`: the set on top
+    /// loses its members whose field `f` of kind `k` is `x` (read in the
+    /// field's index of values; no set made for the members taken out).
+    DupSubFieldEq(KindId, u16, i32),
     /// `Load(l); LoadVar(v); SetIn`: whether an item is in a set variable,
     /// local `l` the item or the variable's index.
     LoadVarSetIn(u16, VarId),
@@ -488,7 +492,7 @@ fn fused_len(op: &Op) -> usize {
     match op {
         Op::StepCmpJump { .. } => 8,
         Op::LoadFieldBinNth(..) | Op::LocalRun(..) => 5,
-        Op::InJump(..) | Op::LocalGroups(..) => 4,
+        Op::InJump(..) | Op::LocalGroups(..) | Op::DupSubFieldEq(..) => 4,
         Op::StoreCmpJump(..) => 5,
         Op::WithLocal(..)
         | Op::LoadVarAtIn(..)
@@ -609,6 +613,9 @@ fn fuse_long(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
             Some(Op::LocalRun(*c, *s, step(*dx)?, step(*dy)?, *k))
         }
         [Op::Require(m), Op::Legal(l), ..] => Some(Op::RequireLegal(*m, *l)),
+        [Op::Dup, Op::Const(x), Op::MembersFieldEq(k, f), Op::Bin(BinaryOp::Sub), ..] => {
+            Some(Op::DupSubFieldEq(*k, *f, i32::try_from(*x).ok()?))
+        }
         [Op::Const(k), Op::Bin(op), Op::Require(m), Op::Legal(l), ..]
             if fusable(*op) && i32::try_from(*k).is_ok() =>
         {

@@ -106,6 +106,30 @@ pub(super) fn var_set_bin(
     })
 }
 
+/// `DupSubFieldEq`: the set on top (`top`) loses its members whose
+/// field `f` of kind `k` is `x` (found through the field's index of
+/// values), in place when it holds its block alone; false, nothing done,
+/// for a value the index does not hold (or an integer on top): the
+/// sequence then runs unfused.
+#[inline]
+pub(super) fn sub_field_eq(rules: &Ruleset, k: u16, f: u16, x: i32, top: &mut Value) -> bool {
+    let by_value = rules.kinds[k as usize].field_sets.get(f as usize);
+    let items = by_value.and_then(|b| b.get(usize::try_from(x).ok()?));
+    let (Value::S(set), Some(items)) = (top, items) else {
+        return false;
+    };
+    let keep = |i: usize, w: u64| w & !items.get(i).copied().unwrap_or(0);
+    if let Some(words) = set.alone_mut() {
+        for (i, w) in words.iter_mut().enumerate() {
+            *w = keep(i, *w);
+        }
+    } else {
+        let out = bits::from_fn(set.len(), |i| keep(i, set[i]));
+        *set = out;
+    }
+    true
+}
+
 /// `VarCount`: the indices were taken (the element is at `off`); how
 /// many members the set variable `v` holds there (0 for a variable not a
 /// set: never fused).

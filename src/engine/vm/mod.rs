@@ -101,10 +101,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     }
     // Moves on past `k` instructions of a fused sequence.
     macro_rules! skip {
-        ($k:expr) => {
+        ($k:expr) => {{
+            let k: usize = $k;
             // Safety: `verify` proved a fused instruction goes on in its function.
-            ip = unsafe { ip.add($k) }
-        };
+            ip = unsafe { ip.add(k) }
+        }};
     }
     macro_rules! save_pc {
         () => {
@@ -394,9 +395,10 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::LocalRun(..) | Op::LocalGroups(..) => {
                 (sp, ip) = unsafe { grid::local_op(rules, st, op, lp, sp, ip) }
             }
-            Op::MembersEq(_) | Op::MembersFieldEq(..) | Op::FieldImage(..) => {
-                released!(members(rules, st, op))
-            }
+            Op::MembersEq(_)
+            | Op::MembersFieldEq(..)
+            | Op::FieldImage(..)
+            | Op::DupSubFieldEq(..) => skip!(released!(members(rules, st, op))),
             Op::Builtin(b, argc) => {
                 // Safety: the arguments lie above the locals (see above).
                 let (r, top) = unsafe { rare::builtin_at(*b, *argc, sp, st, span!()) };
@@ -518,13 +520,10 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 cur,
                 var,
                 done,
-            } => {
-                if !set_next(frame_values!(), 0, *set, *cur, *var) {
-                    goto!(*done);
-                } else {
-                    skip!(1);
-                }
-            }
+            } => match set_next(frame_values!(), 0, *set, *cur, *var) {
+                true => skip!(1),
+                false => goto!(*done),
+            },
             Op::VarSetIn(v) | Op::LoadVarSetIn(_, v) | Op::InJump(_, v, ..) => {
                 if let Op::LoadVarSetIn(l, _) | Op::InJump(l, ..) = op {
                     push!(local!(*l).clone());

@@ -2,6 +2,7 @@
 //! members, the native filters (members whose variable or field holds a
 //! value), a choice's options collected from a set, adjacency.
 
+use super::fused;
 use super::set_options_fit;
 use super::vars::slots;
 use crate::engine::error::RuntimeError;
@@ -55,9 +56,21 @@ pub(super) fn set_next(stack: &mut [Value], base: usize, set: u16, cur: u16, var
 
 /// `MembersEq` and `MembersFieldEq`: pops a value and a set, pushes the
 /// members that pass; `FieldImage`: pops a set, pushes the values of its
-/// members' field (kept out of the interpreter's loop).
+/// members' field (kept out of the interpreter's loop). `DupSubFieldEq`
+/// changes the set on top when it can (see [`fused::sub_field_eq`]),
+/// otherwise pushes a copy of it, as `Dup` does. Returns how many
+/// instructions to skip: those of the fused sequence when it was done.
 #[inline(never)]
-pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
+pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) -> usize {
+    if let Op::DupSubFieldEq(k, f, x) = *op {
+        let top = st.vm.stack.last_mut().expect("set operand");
+        if fused::sub_field_eq(rules, k, f, x, top) {
+            return 3;
+        }
+        let copy = top.clone();
+        st.vm.stack.push(copy);
+        return 0;
+    }
     if let Op::FieldImage(k, f) = *op {
         // The values whose items meet the set.
         let set = st.vm.stack.pop().expect("set");
@@ -70,7 +83,7 @@ pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
             }
         }
         st.vm.stack.push(Value::S(out));
-        return;
+        return 0;
     }
     let x = st.vm.stack.pop().map_or(0, |v| v.int());
     let mut set = st.vm.stack.pop().expect("set");
@@ -83,7 +96,7 @@ pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
     };
     if done {
         st.vm.stack.push(set);
-        return;
+        return 0;
     }
     let bits = set.bits();
     let out = match *op {
@@ -105,7 +118,7 @@ pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
                     bits[wi] & items.get(wi).copied().unwrap_or(0)
                 });
                 st.vm.stack.push(Value::S(out));
-                return;
+                return 0;
             }
             let data = &kind.data;
             bits::from_fn(bits.len(), |wi| {
@@ -117,6 +130,7 @@ pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
         _ => unreachable!("not a members instruction"),
     };
     st.vm.stack.push(Value::S(out));
+    0
 }
 
 /// `MembersEq`, or `MembersFieldEq` through the index of its field's
