@@ -199,9 +199,10 @@ pub(super) unsafe fn builtin_at(
     span: Span,
 ) -> (Result<Value, RuntimeError>, *mut Value) {
     let n = argc as usize;
-    // Safety: the arguments lie just below `sp` (the caller's promise).
+    // Safety: the arguments lie just below `sp` (the caller's promise),
+    // the caller's no longer: they may be written (a set taken out).
     let top = unsafe { sp.sub(n) };
-    let args = unsafe { std::slice::from_raw_parts(top, n) };
+    let args = unsafe { std::slice::from_raw_parts_mut(top, n) };
     let r = builtin(b, args, &mut st.rng, st.nplayers, span);
     // Safety: the arguments are dropped once; the caller's top moves
     // below them and no longer covers them.
