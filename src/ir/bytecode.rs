@@ -385,6 +385,9 @@ pub enum Op {
     /// loses its members whose field `f` of kind `k` is `x` (read in the
     /// field's index of values; no set made for the members taken out).
     DupSubFieldEq(KindId, u16, i32),
+    /// `SetAll(k); LoadVar(v); Bin(Sub)`, `v` a set variable without
+    /// indices: the items of kind `k` not in `v`, made at once.
+    AllSubVar(KindId, VarId),
     /// `Load(l); LoadVar(v); SetIn`: whether an item is in a set variable,
     /// local `l` the item or the variable's index.
     LoadVarSetIn(u16, VarId),
@@ -511,6 +514,7 @@ fn fused_len(op: &Op) -> usize {
         | Op::AndJump(_)
         | Op::OrJump(_)
         | Op::RequireIn(..) => 3,
+        Op::AllSubVar(..) => 3,
         Op::BinK(..)
         | Op::BinJumpIfNot(..)
         | Op::Load2(..)
@@ -613,6 +617,11 @@ fn fuse_long(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
             Some(Op::LocalRun(*c, *s, step(*dx)?, step(*dy)?, *k))
         }
         [Op::Require(m), Op::Legal(l), ..] => Some(Op::RequireLegal(*m, *l)),
+        [Op::SetAll(k), Op::LoadVar(v), Op::Bin(BinaryOp::Sub), ..]
+            if var(*v).is_set && var(*v).dims == 0 =>
+        {
+            Some(Op::AllSubVar(*k, *v))
+        }
         [Op::Dup, Op::Const(x), Op::MembersFieldEq(k, f), Op::Bin(BinaryOp::Sub), ..] => {
             Some(Op::DupSubFieldEq(*k, *f, i32::try_from(*x).ok()?))
         }

@@ -47,6 +47,7 @@ fn unfused(op: &Op) -> Option<Op> {
         Op::BinJumpIfNot(b, _) => Op::Bin(*b),
         Op::StoreLoad(l, _) => Op::Store(*l),
         Op::AndJump(_) | Op::OrJump(_) | Op::DupSubFieldEq(..) => Op::Dup,
+        Op::AllSubVar(k, _) => Op::SetAll(*k),
         Op::SetNextOrJump { set, cur, var, .. } => Op::SetNext {
             set: *set,
             cur: *cur,
@@ -296,6 +297,7 @@ impl Names<'_> {
             Op::LoadRequireIn(l, v, m) => {
                 format!("LoadRequireIn l{l} {} {}", self.var(*v), self.message(*m))
             }
+            Op::AllSubVar(k, v) => format!("AllSubVar {} {}", self.kind(*k), self.var(*v)),
             Op::DupSubFieldEq(k, f, x) => format!("DupSubFieldEq {} {x}", self.field(*k, *f)),
             Op::LoadLoadField(a, b, k, f) => {
                 format!("LoadLoadField l{a} l{b} {}", self.field(*k, *f))

@@ -332,6 +332,7 @@ pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
         LocalsRequire(a, b, op, m) => smallvec![Load(a), Load(b), Bin(op), Require(m)],
         LoadRequireIn(l, v, m) => smallvec![Load(l), LoadVar(v), SetIn, Require(m)],
         LoadLoadField(a, b, k, f) => smallvec![Load(a), Load(b), Field(k, f)],
+        AllSubVar(k, v) => smallvec![SetAll(k), LoadVar(v), Bin(BinaryOp::Sub)],
         DupSubFieldEq(k, f, x) => {
             smallvec![
                 Dup,

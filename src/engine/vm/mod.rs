@@ -398,7 +398,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::MembersEq(_)
             | Op::MembersFieldEq(..)
             | Op::FieldImage(..)
-            | Op::DupSubFieldEq(..) => skip!(released!(members(rules, st, op))),
+            | Op::DupSubFieldEq(..)
+            | Op::AllSubVar(..) => skip!(released!(members(rules, st, op))),
             Op::Builtin(b, argc) => {
                 // Safety: the arguments lie above the locals (see above).
                 let (r, top) = unsafe { rare::builtin_at(*b, *argc, sp, st, span!()) };

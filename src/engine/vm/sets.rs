@@ -3,6 +3,7 @@
 //! value), a choice's options collected from a set, adjacency.
 
 use super::fused;
+use super::rare::kind_size;
 use super::set_options_fit;
 use super::vars::slots;
 use crate::engine::error::RuntimeError;
@@ -58,10 +59,16 @@ pub(super) fn set_next(stack: &mut [Value], base: usize, set: u16, cur: u16, var
 /// members that pass; `FieldImage`: pops a set, pushes the values of its
 /// members' field (kept out of the interpreter's loop). `DupSubFieldEq`
 /// changes the set on top when it can (see [`fused::sub_field_eq`]),
-/// otherwise pushes a copy of it, as `Dup` does. Returns how many
-/// instructions to skip: those of the fused sequence when it was done.
+/// otherwise pushes a copy of it, as `Dup` does; `AllSubVar` pushes its
+/// set (see [`all_sub_var`]). Returns how many instructions to skip:
+/// those of a fused sequence when it was done.
 #[inline(never)]
 pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) -> usize {
+    if let Op::AllSubVar(k, v) = *op {
+        let set = all_sub_var(rules, st, k, v);
+        st.vm.stack.push(Value::S(set));
+        return 2;
+    }
     if let Op::DupSubFieldEq(k, f, x) = *op {
         let top = st.vm.stack.last_mut().expect("set operand");
         if fused::sub_field_eq(rules, k, f, x, top) {
@@ -131,6 +138,24 @@ pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) -> usize {
     };
     st.vm.stack.push(Value::S(out));
     0
+}
+
+/// `AllSubVar`: the items of kind `k` not in set variable `v` (without
+/// indices), as long as the longer of the two sets (as `SetAll`, then
+/// `-` in place, make it).
+#[inline]
+fn all_sub_var(rules: &Ruleset, st: &State, k: u16, v: u32) -> Bits {
+    let n = kind_size(rules, st, k);
+    let vd = &rules.vars[v as usize];
+    let held = bits::as_words(&st.words[vd.offset..vd.offset + vd.elem_words]);
+    let len = n.div_ceil(64).max(1).max(held.len());
+    bits::from_fn(len, |i| {
+        let all = match n.saturating_sub(i * 64) {
+            k if k >= 64 => u64::MAX,
+            k => (1 << k) - 1,
+        };
+        all & !held.get(i).copied().unwrap_or(0)
+    })
 }
 
 /// `MembersEq`, or `MembersFieldEq` through the index of its field's
