@@ -17,6 +17,7 @@ use crate::engine::state::{State, Status, Value};
 use crate::ir::bits;
 use crate::ir::bytecode::{Func, Op};
 use crate::ir::ruleset::Ruleset;
+use crate::ir::span::Span;
 
 use errors::{err, options_fit, runaway, set_options_fit, too_many_options, trail_full, unseated};
 pub use frame::{eval, resume, start, Exit};
@@ -142,15 +143,6 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             match $r {
                 Ok(v) => v,
                 Err(e) => fail!(e.at(span!())),
-            }
-        };
-    }
-    // A value, or leaves with the error as it is.
-    macro_rules! or_leave {
-        ($r:expr) => {
-            match $r {
-                Ok(v) => v,
-                Err(e) => fail!(e),
             }
         };
     }
@@ -380,8 +372,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::ListShuffle(v)
             | Op::ListClear(v) => {
                 steps += rare::list_steps(rules, *v);
-                let at = span!();
-                or_leave!(released!(rare::list_instruction(rules, st, op, *v, at)))
+                let at = Span::default(); // Placed at the instruction on an error.
+                or_fail!(released!(rare::list_instruction(rules, st, op, *v, at)))
             }
             Op::Adjacent(_) | Op::Toward(_) | Op::Connected(_) | Op::Components(_) => {
                 released!(grid::instruction(rules, st, op))
@@ -402,9 +394,9 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::AllSubVar(..) => skip!(released!(members(rules, st, op))),
             Op::Builtin(b, argc) => {
                 // Safety: the arguments lie above the locals (see above).
-                let (r, top) = unsafe { rare::builtin_at(*b, *argc, sp, st, span!()) };
+                let (r, top) = unsafe { rare::builtin_at(*b, *argc, sp, st) };
                 sp = top;
-                push!(or_leave!(r));
+                push!(or_fail!(r));
             }
             Op::ChooseAddScreened { choice, arm } => {
                 or_fail!(released!(add_screened(rules, st, *choice, *arm)))
@@ -412,7 +404,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::ChooseBegin => rare::begin_options(st),
             Op::ChooseAdd(arm) => or_fail!(rare::add_option(st, *arm, pop_i!())),
             Op::ChooseWait(c) => {
-                or_leave!(rare::wait(st, *c, pop_i!(), span!()));
+                or_fail!(rare::wait(st, *c, pop_i!(), Span::default()));
                 stop!(Exit::Decide);
             }
             Op::Require(m) => {

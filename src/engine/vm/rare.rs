@@ -185,7 +185,8 @@ pub(super) fn wait(st: &mut State, c: u32, p: i64, span: Span) -> Result<(), Run
 }
 
 /// `Builtin(b, argc)` on the `argc` values just below `sp`, which are
-/// dropped: its result, and the new top of the stack (below them).
+/// dropped: its result (an error to be placed by the caller), and the new
+/// top of the stack (below them).
 ///
 /// # Safety
 /// `argc` values lie just below `sp`, all set, in the running frame's
@@ -196,14 +197,13 @@ pub(super) unsafe fn builtin_at(
     argc: u8,
     sp: *mut Value,
     st: &mut State,
-    span: Span,
 ) -> (Result<Value, RuntimeError>, *mut Value) {
     let n = argc as usize;
     // Safety: the arguments lie just below `sp` (the caller's promise),
     // the caller's no longer: they may be written (a set taken out).
     let top = unsafe { sp.sub(n) };
     let args = unsafe { std::slice::from_raw_parts_mut(top, n) };
-    let r = builtin(b, args, &mut st.rng, st.nplayers, span);
+    let r = builtin(b, args, &mut st.rng, st.nplayers, Span::default());
     // Safety: the arguments are dropped once; the caller's top moves
     // below them and no longer covers them.
     unsafe { std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(top, n)) };
