@@ -89,13 +89,19 @@ pub(super) fn var_set_bin(
         if a.len() < words.len() {
             a.resize(words.len(), 0);
         }
-        for (i, x) in a.iter_mut().enumerate() {
-            let y = words.get(i).map_or(0, |w| *w as u64);
-            *x = match op {
-                BinaryOp::Add => *x | y,
-                BinaryOp::Sub => *x & !y,
-                _ => *x & y,
-            };
+        // The words of both, pairwise (one loop per operation); the
+        // intersection empties the words past the variable's.
+        let (a, y): (&mut [u64], _) = (a, bits::as_words(words));
+        let pairs = a.iter_mut().zip(y);
+        match op {
+            BinaryOp::Add => pairs.for_each(|(x, y)| *x |= y),
+            BinaryOp::Sub => pairs.for_each(|(x, y)| *x &= !y),
+            _ => {
+                pairs.for_each(|(x, y)| *x &= y);
+                if let Some(rest) = a.get_mut(y.len()..) {
+                    rest.fill(0);
+                }
+            }
         }
         return None;
     }

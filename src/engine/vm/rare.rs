@@ -304,16 +304,18 @@ fn store_var(rules: &Ruleset, st: &mut State, v: u32) -> Result<(), RuntimeError
     match val {
         Value::I(x) => st.words[off] = x,
         Value::S(bits) => {
-            if bits.iter().skip(vd.elem_words).any(|w| *w != 0) {
+            let (kept, past) = bits.split_at(bits.len().min(vd.elem_words));
+            if past.iter().any(|w| *w != 0) {
                 return Err(err(
                     ErrorKind::OutOfRange,
                     Span::default(),
                     format!("set too large for `{}`", vd.name),
                 ));
             }
-            for i in 0..vd.elem_words {
-                st.words[off + i] = bits.get(i).copied().unwrap_or(0) as i64;
-            }
+            // The set's words, then zeroes for those it does not hold.
+            let (held, rest) = st.words[off..off + vd.elem_words].split_at_mut(kept.len());
+            held.iter_mut().zip(kept).for_each(|(h, w)| *h = *w as i64);
+            rest.fill(0);
         }
     }
     Ok(())
