@@ -388,6 +388,10 @@ pub enum Op {
     /// `SetAll(k); LoadVar(v); Bin(Sub)`, `v` a set variable without
     /// indices: the items of kind `k` not in `v`, made at once.
     AllSubVar(KindId, VarId),
+    /// `LoadVar(a); LoadVar(b); Bin(op)`, `a` and `b` set variables
+    /// without indices and `op` `+`, `-` or the intersection: the result
+    /// made at once from the state's words (no copy of `a` first).
+    VarsSetBin(VarId, VarId, BinaryOp),
     /// `Load(l); LoadVar(v); SetIn`: whether an item is in a set variable,
     /// local `l` the item or the variable's index.
     LoadVarSetIn(u16, VarId),
@@ -514,7 +518,7 @@ fn fused_len(op: &Op) -> usize {
         | Op::AndJump(_)
         | Op::OrJump(_)
         | Op::RequireIn(..) => 3,
-        Op::AllSubVar(..) => 3,
+        Op::AllSubVar(..) | Op::VarsSetBin(..) => 3,
         Op::BinK(..)
         | Op::BinJumpIfNot(..)
         | Op::Load2(..)
@@ -617,6 +621,11 @@ fn fuse_long(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
             Some(Op::LocalRun(*c, *s, step(*dx)?, step(*dy)?, *k))
         }
         [Op::Require(m), Op::Legal(l), ..] => Some(Op::RequireLegal(*m, *l)),
+        [Op::LoadVar(a), Op::LoadVar(b), Op::Bin(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::And)), ..]
+            if [a, b].iter().all(|v| var(**v).is_set && var(**v).dims == 0) =>
+        {
+            Some(Op::VarsSetBin(*a, *b, *op))
+        }
         [Op::SetAll(k), Op::LoadVar(v), Op::Bin(BinaryOp::Sub), ..]
             if var(*v).is_set && var(*v).dims == 0 =>
         {

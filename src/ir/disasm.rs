@@ -48,6 +48,7 @@ fn unfused(op: &Op) -> Option<Op> {
         Op::StoreLoad(l, _) => Op::Store(*l),
         Op::AndJump(_) | Op::OrJump(_) | Op::DupSubFieldEq(..) => Op::Dup,
         Op::AllSubVar(k, _) => Op::SetAll(*k),
+        Op::VarsSetBin(a, ..) => Op::LoadVar(*a),
         Op::SetNextOrJump { set, cur, var, .. } => Op::SetNext {
             set: *set,
             cur: *cur,
@@ -296,6 +297,9 @@ impl Names<'_> {
             }
             Op::LoadRequireIn(l, v, m) => {
                 format!("LoadRequireIn l{l} {} {}", self.var(*v), self.message(*m))
+            }
+            Op::VarsSetBin(a, b, op) => {
+                format!("VarsSetBin {} {} {op:?}", self.var(*a), self.var(*b))
             }
             Op::AllSubVar(k, v) => format!("AllSubVar {} {}", self.kind(*k), self.var(*v)),
             Op::DupSubFieldEq(k, f, x) => format!("DupSubFieldEq {} {x}", self.field(*k, *f)),

@@ -333,6 +333,7 @@ pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
         LoadRequireIn(l, v, m) => smallvec![Load(l), LoadVar(v), SetIn, Require(m)],
         LoadLoadField(a, b, k, f) => smallvec![Load(a), Load(b), Field(k, f)],
         AllSubVar(k, v) => smallvec![SetAll(k), LoadVar(v), Bin(BinaryOp::Sub)],
+        VarsSetBin(a, b, op) => smallvec![LoadVar(a), LoadVar(b), Bin(op)],
         DupSubFieldEq(k, f, x) => {
             smallvec![
                 Dup,

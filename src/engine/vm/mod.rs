@@ -391,7 +391,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::MembersFieldEq(..)
             | Op::FieldImage(..)
             | Op::DupSubFieldEq(..)
-            | Op::AllSubVar(..) => skip!(released!(members(rules, st, op))),
+            | Op::AllSubVar(..)
+            | Op::VarsSetBin(..) => skip!(released!(members(rules, st, op))),
             Op::Builtin(b, argc) => {
                 // Safety: the arguments lie above the locals (see above).
                 let (r, top) = unsafe { rare::builtin_at(*b, *argc, sp, st) };

@@ -60,12 +60,18 @@ pub(super) fn set_next(stack: &mut [Value], base: usize, set: u16, cur: u16, var
 /// members' field (kept out of the interpreter's loop). `DupSubFieldEq`
 /// changes the set on top when it can (see [`fused::sub_field_eq`]),
 /// otherwise pushes a copy of it, as `Dup` does; `AllSubVar` pushes its
-/// set (see [`all_sub_var`]). Returns how many instructions to skip:
+/// set (see [`all_sub_var`]), `VarsSetBin` too (see [`vars_set_bin`]).
+/// Returns how many instructions to skip:
 /// those of a fused sequence when it was done.
 #[inline(never)]
 pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) -> usize {
     if let Op::AllSubVar(k, v) = *op {
         let set = all_sub_var(rules, st, k, v);
+        st.vm.stack.push(Value::S(set));
+        return 2;
+    }
+    if let Op::VarsSetBin(a, b, bin) = *op {
+        let set = vars_set_bin(rules, st, a, b, bin);
         st.vm.stack.push(Value::S(set));
         return 2;
     }
@@ -156,6 +162,25 @@ fn all_sub_var(rules: &Ruleset, st: &State, k: u16, v: u32) -> Bits {
         };
         all & !held.get(i).copied().unwrap_or(0)
     })
+}
+
+/// `VarsSetBin`: `a op b` of two set variables without indices (`op`
+/// `+`, `-` or the intersection), as long as the longer of the two (as
+/// `Bin` makes it).
+#[inline]
+fn vars_set_bin(rules: &Ruleset, st: &State, a: u32, b: u32, op: BinaryOp) -> Bits {
+    let held = |v: u32| {
+        let vd = &rules.vars[v as usize];
+        bits::as_words(&st.words[vd.offset..vd.offset + vd.elem_words])
+    };
+    let (x, y) = (held(a), held(b));
+    let get = |s: &[u64], i: usize| s.get(i).copied().unwrap_or(0);
+    let len = x.len().max(y.len());
+    match op {
+        BinaryOp::Add => bits::from_fn(len, |i| get(x, i) | get(y, i)),
+        BinaryOp::Sub => bits::from_fn(len, |i| get(x, i) & !get(y, i)),
+        _ => bits::from_fn(len, |i| get(x, i) & get(y, i)),
+    }
 }
 
 /// `MembersEq`, or `MembersFieldEq` through the index of its field's
