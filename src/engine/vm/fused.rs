@@ -5,7 +5,7 @@
 use super::vars::{slot, var_offset};
 use crate::engine::error::RuntimeError;
 use crate::engine::state::{State, Value};
-use crate::ir::bits;
+use crate::ir::bits::{self, Bits};
 use crate::ir::bytecode::BinaryOp;
 use crate::ir::ruleset::{Data, Ruleset, Ty};
 
@@ -194,11 +194,12 @@ pub(super) fn value(rules: &Ruleset, st: &State, v: u32, off: usize) -> Value {
     }
 }
 
-/// The set of set variable `v` at offset `off`.
+/// The set of set variable `v` at offset `off` (its words copied as
+/// they lie, by fixed-size moves for the common sizes).
 #[inline(never)]
 fn set_value(rules: &Ruleset, st: &State, v: u32, off: usize) -> Value {
     let words = &st.words[off..off + rules.vars[v as usize].elem_words];
-    Value::S(bits::from_fn(words.len(), |i| words[i] as u64))
+    Value::S(Bits::from_slice(bits::as_words(words)))
 }
 
 /// Field `f` of item `e` of kind `k`, when `e` is one (`LoadField` and
