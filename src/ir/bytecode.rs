@@ -381,6 +381,17 @@ pub enum Op {
     StoreLoadVarAt(u16, u16, VarId),
     /// `Load(a); Load(b); FieldIndex(k, f)`: `a.f[b]` of two locals.
     LoadsFieldIndex(u16, u16, KindId, u16),
+    /// `Dup; Const(x); MembersFieldEq(k, f); Bin(Sub)`: the set on top
+    /// loses its members whose field `f` of kind `k` is `x` (read in the
+    /// field's index of values; no set made for the members taken out).
+    DupSubFieldEq(KindId, u16, i32),
+    /// `SetAll(k); LoadVar(v); Bin(Sub)`, `v` a set variable without
+    /// indices: the items of kind `k` not in `v`, made at once.
+    AllSubVar(KindId, VarId),
+    /// `LoadVar(a); LoadVar(b); Bin(op)`, `a` and `b` set variables
+    /// without indices and `op` `+`, `-` or the intersection: the result
+    /// made at once from the state's words (no copy of `a` first).
+    VarsSetBin(VarId, VarId, BinaryOp),
     /// `Load(l); LoadVar(v); SetIn`: whether an item is in a set variable,
     /// local `l` the item or the variable's index.
     LoadVarSetIn(u16, VarId),
@@ -488,7 +499,7 @@ fn fused_len(op: &Op) -> usize {
     match op {
         Op::StepCmpJump { .. } => 8,
         Op::LoadFieldBinNth(..) | Op::LocalRun(..) => 5,
-        Op::InJump(..) | Op::LocalGroups(..) => 4,
+        Op::InJump(..) | Op::LocalGroups(..) | Op::DupSubFieldEq(..) => 4,
         Op::StoreCmpJump(..) => 5,
         Op::WithLocal(..)
         | Op::LoadVarAtIn(..)
@@ -507,6 +518,7 @@ fn fused_len(op: &Op) -> usize {
         | Op::AndJump(_)
         | Op::OrJump(_)
         | Op::RequireIn(..) => 3,
+        Op::AllSubVar(..) | Op::VarsSetBin(..) => 3,
         Op::BinK(..)
         | Op::BinJumpIfNot(..)
         | Op::Load2(..)
@@ -609,6 +621,19 @@ fn fuse_long(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
             Some(Op::LocalRun(*c, *s, step(*dx)?, step(*dy)?, *k))
         }
         [Op::Require(m), Op::Legal(l), ..] => Some(Op::RequireLegal(*m, *l)),
+        [Op::LoadVar(a), Op::LoadVar(b), Op::Bin(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::And)), ..]
+            if [a, b].iter().all(|v| var(**v).is_set && var(**v).dims == 0) =>
+        {
+            Some(Op::VarsSetBin(*a, *b, *op))
+        }
+        [Op::SetAll(k), Op::LoadVar(v), Op::Bin(BinaryOp::Sub), ..]
+            if var(*v).is_set && var(*v).dims == 0 =>
+        {
+            Some(Op::AllSubVar(*k, *v))
+        }
+        [Op::Dup, Op::Const(x), Op::MembersFieldEq(k, f), Op::Bin(BinaryOp::Sub), ..] => {
+            Some(Op::DupSubFieldEq(*k, *f, i32::try_from(*x).ok()?))
+        }
         [Op::Const(k), Op::Bin(op), Op::Require(m), Op::Legal(l), ..]
             if fusable(*op) && i32::try_from(*k).is_ok() =>
         {

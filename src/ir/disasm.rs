@@ -46,7 +46,9 @@ fn unfused(op: &Op) -> Option<Op> {
         }
         Op::BinJumpIfNot(b, _) => Op::Bin(*b),
         Op::StoreLoad(l, _) => Op::Store(*l),
-        Op::AndJump(_) | Op::OrJump(_) => Op::Dup,
+        Op::AndJump(_) | Op::OrJump(_) | Op::DupSubFieldEq(..) => Op::Dup,
+        Op::AllSubVar(k, _) => Op::SetAll(*k),
+        Op::VarsSetBin(a, ..) => Op::LoadVar(*a),
         Op::SetNextOrJump { set, cur, var, .. } => Op::SetNext {
             set: *set,
             cur: *cur,
@@ -296,6 +298,11 @@ impl Names<'_> {
             Op::LoadRequireIn(l, v, m) => {
                 format!("LoadRequireIn l{l} {} {}", self.var(*v), self.message(*m))
             }
+            Op::VarsSetBin(a, b, op) => {
+                format!("VarsSetBin {} {} {op:?}", self.var(*a), self.var(*b))
+            }
+            Op::AllSubVar(k, v) => format!("AllSubVar {} {}", self.kind(*k), self.var(*v)),
+            Op::DupSubFieldEq(k, f, x) => format!("DupSubFieldEq {} {x}", self.field(*k, *f)),
             Op::LoadLoadField(a, b, k, f) => {
                 format!("LoadLoadField l{a} l{b} {}", self.field(*k, *f))
             }

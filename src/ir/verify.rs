@@ -332,6 +332,16 @@ pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
         LocalsRequire(a, b, op, m) => smallvec![Load(a), Load(b), Bin(op), Require(m)],
         LoadRequireIn(l, v, m) => smallvec![Load(l), LoadVar(v), SetIn, Require(m)],
         LoadLoadField(a, b, k, f) => smallvec![Load(a), Load(b), Field(k, f)],
+        AllSubVar(k, v) => smallvec![SetAll(k), LoadVar(v), Bin(BinaryOp::Sub)],
+        VarsSetBin(a, b, op) => smallvec![LoadVar(a), LoadVar(b), Bin(op)],
+        DupSubFieldEq(k, f, x) => {
+            smallvec![
+                Dup,
+                Const(x.into()),
+                MembersFieldEq(k, f),
+                Bin(BinaryOp::Sub)
+            ]
+        }
         LoadVarAtBinK(l, v, op, k) => smallvec![Load(l), LoadVar(v), Const(k.into()), Bin(op)],
         LoadLoadVarAt(a, b, v) => smallvec![Load(a), Load(b), LoadVar(v)],
         LoadBin(l, op) => smallvec![Load(l), Bin(op)],

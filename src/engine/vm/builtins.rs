@@ -12,11 +12,13 @@ use crate::ir::bytecode::Builtin;
 use crate::ir::ruleset::Ty;
 use crate::ir::span::Span;
 
-/// Runs a builtin on its arguments (the top of the stack, left in place).
+/// Runs a builtin on its arguments (the top of the stack, left in place
+/// to be dropped; a set argument may be taken out of them, to be changed
+/// in place when it holds its block alone).
 #[inline]
 pub(super) fn builtin(
     b: Builtin,
-    args: &[Value],
+    args: &mut [Value],
     rng: &mut Pcg64,
     nplayers: usize,
     span: Span,
@@ -50,8 +52,14 @@ pub(super) fn builtin(
         }
         Builtin::First => Value::I(set_elems(args[0].bits()).next().unwrap_or(-1)),
         Builtin::With | Builtin::Without => {
-            let mut bits = Bits::from_slice(args[0].bits());
-            bits::set(&mut bits, i(1), b == Builtin::With);
+            let x = i(1);
+            // The set moved out: written in place when held alone (a
+            // shared one is copied first, by the write).
+            let mut bits = match std::mem::replace(&mut args[0], Value::I(0)) {
+                Value::S(bits) => bits,
+                Value::I(_) => Bits::new(),
+            };
+            bits::set(&mut bits, x, b == Builtin::With);
             Value::S(bits)
         }
     })

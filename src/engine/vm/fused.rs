@@ -5,7 +5,7 @@
 use super::vars::{slot, var_offset};
 use crate::engine::error::RuntimeError;
 use crate::engine::state::{State, Value};
-use crate::ir::bits;
+use crate::ir::bits::{self, Bits};
 use crate::ir::bytecode::BinaryOp;
 use crate::ir::ruleset::{Data, Ruleset, Ty};
 
@@ -89,13 +89,19 @@ pub(super) fn var_set_bin(
         if a.len() < words.len() {
             a.resize(words.len(), 0);
         }
-        for (i, x) in a.iter_mut().enumerate() {
-            let y = words.get(i).map_or(0, |w| *w as u64);
-            *x = match op {
-                BinaryOp::Add => *x | y,
-                BinaryOp::Sub => *x & !y,
-                _ => *x & y,
-            };
+        // The words of both, pairwise (one loop per operation); the
+        // intersection empties the words past the variable's.
+        let (a, y): (&mut [u64], _) = (a, bits::as_words(words));
+        let pairs = a.iter_mut().zip(y);
+        match op {
+            BinaryOp::Add => pairs.for_each(|(x, y)| *x |= y),
+            BinaryOp::Sub => pairs.for_each(|(x, y)| *x &= !y),
+            _ => {
+                pairs.for_each(|(x, y)| *x &= y);
+                if let Some(rest) = a.get_mut(y.len()..) {
+                    rest.fill(0);
+                }
+            }
         }
         return None;
     }
@@ -104,6 +110,30 @@ pub(super) fn var_set_bin(
     } else {
         Value::I(words[0])
     })
+}
+
+/// `DupSubFieldEq`: the set on top (`top`) loses its members whose
+/// field `f` of kind `k` is `x` (found through the field's index of
+/// values), in place when it holds its block alone; false, nothing done,
+/// for a value the index does not hold (or an integer on top): the
+/// sequence then runs unfused.
+#[inline]
+pub(super) fn sub_field_eq(rules: &Ruleset, k: u16, f: u16, x: i32, top: &mut Value) -> bool {
+    let by_value = rules.kinds[k as usize].field_sets.get(f as usize);
+    let items = by_value.and_then(|b| b.get(usize::try_from(x).ok()?));
+    let (Value::S(set), Some(items)) = (top, items) else {
+        return false;
+    };
+    let keep = |i: usize, w: u64| w & !items.get(i).copied().unwrap_or(0);
+    if let Some(words) = set.alone_mut() {
+        for (i, w) in words.iter_mut().enumerate() {
+            *w = keep(i, *w);
+        }
+    } else {
+        let out = bits::from_fn(set.len(), |i| keep(i, set[i]));
+        *set = out;
+    }
+    true
 }
 
 /// `VarCount`: the indices were taken (the element is at `off`); how
@@ -164,11 +194,12 @@ pub(super) fn value(rules: &Ruleset, st: &State, v: u32, off: usize) -> Value {
     }
 }
 
-/// The set of set variable `v` at offset `off`.
+/// The set of set variable `v` at offset `off` (its words copied as
+/// they lie, by fixed-size moves for the common sizes).
 #[inline(never)]
 fn set_value(rules: &Ruleset, st: &State, v: u32, off: usize) -> Value {
     let words = &st.words[off..off + rules.vars[v as usize].elem_words];
-    Value::S(bits::from_fn(words.len(), |i| words[i] as u64))
+    Value::S(Bits::from_slice(bits::as_words(words)))
 }
 
 /// Field `f` of item `e` of kind `k`, when `e` is one (`LoadField` and

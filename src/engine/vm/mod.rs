@@ -17,6 +17,7 @@ use crate::engine::state::{State, Status, Value};
 use crate::ir::bits;
 use crate::ir::bytecode::{Func, Op};
 use crate::ir::ruleset::Ruleset;
+use crate::ir::span::Span;
 
 use errors::{err, options_fit, runaway, set_options_fit, too_many_options, trail_full, unseated};
 pub use frame::{eval, resume, start, Exit};
@@ -101,10 +102,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     }
     // Moves on past `k` instructions of a fused sequence.
     macro_rules! skip {
-        ($k:expr) => {
+        ($k:expr) => {{
+            let k: usize = $k;
             // Safety: `verify` proved a fused instruction goes on in its function.
-            ip = unsafe { ip.add($k) }
-        };
+            ip = unsafe { ip.add(k) }
+        }};
     }
     macro_rules! save_pc {
         () => {
@@ -141,15 +143,6 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             match $r {
                 Ok(v) => v,
                 Err(e) => fail!(e.at(span!())),
-            }
-        };
-    }
-    // A value, or leaves with the error as it is.
-    macro_rules! or_leave {
-        ($r:expr) => {
-            match $r {
-                Ok(v) => v,
-                Err(e) => fail!(e),
             }
         };
     }
@@ -379,8 +372,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::ListShuffle(v)
             | Op::ListClear(v) => {
                 steps += rare::list_steps(rules, *v);
-                let at = span!();
-                or_leave!(released!(rare::list_instruction(rules, st, op, *v, at)))
+                let at = Span::default(); // Placed at the instruction on an error.
+                or_fail!(released!(rare::list_instruction(rules, st, op, *v, at)))
             }
             Op::Adjacent(_) | Op::Toward(_) | Op::Connected(_) | Op::Components(_) => {
                 released!(grid::instruction(rules, st, op))
@@ -394,14 +387,17 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::LocalRun(..) | Op::LocalGroups(..) => {
                 (sp, ip) = unsafe { grid::local_op(rules, st, op, lp, sp, ip) }
             }
-            Op::MembersEq(_) | Op::MembersFieldEq(..) | Op::FieldImage(..) => {
-                released!(members(rules, st, op))
-            }
+            Op::MembersEq(_)
+            | Op::MembersFieldEq(..)
+            | Op::FieldImage(..)
+            | Op::DupSubFieldEq(..)
+            | Op::AllSubVar(..)
+            | Op::VarsSetBin(..) => skip!(released!(members(rules, st, op))),
             Op::Builtin(b, argc) => {
                 // Safety: the arguments lie above the locals (see above).
-                let (r, top) = unsafe { rare::builtin_at(*b, *argc, sp, st, span!()) };
+                let (r, top) = unsafe { rare::builtin_at(*b, *argc, sp, st) };
                 sp = top;
-                push!(or_leave!(r));
+                push!(or_fail!(r));
             }
             Op::ChooseAddScreened { choice, arm } => {
                 or_fail!(released!(add_screened(rules, st, *choice, *arm)))
@@ -409,7 +405,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::ChooseBegin => rare::begin_options(st),
             Op::ChooseAdd(arm) => or_fail!(rare::add_option(st, *arm, pop_i!())),
             Op::ChooseWait(c) => {
-                or_leave!(rare::wait(st, *c, pop_i!(), span!()));
+                or_fail!(rare::wait(st, *c, pop_i!(), Span::default()));
                 stop!(Exit::Decide);
             }
             Op::Require(m) => {
@@ -518,13 +514,10 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 cur,
                 var,
                 done,
-            } => {
-                if !set_next(frame_values!(), 0, *set, *cur, *var) {
-                    goto!(*done);
-                } else {
-                    skip!(1);
-                }
-            }
+            } => match set_next(frame_values!(), 0, *set, *cur, *var) {
+                true => skip!(1),
+                false => goto!(*done),
+            },
             Op::VarSetIn(v) | Op::LoadVarSetIn(_, v) | Op::InJump(_, v, ..) => {
                 if let Op::LoadVarSetIn(l, _) | Op::InJump(l, ..) = op {
                     push!(local!(*l).clone());

@@ -72,11 +72,6 @@ pub(super) fn binary(op: BinaryOp, a: Value, b: Value) -> Result<Value, RuntimeE
 fn sets(op: BinaryOp, mut x: Bits, mut y: Bits) -> Result<Value, RuntimeError> {
     use BinaryOp::*;
     let n = x.len().max(y.len());
-    if matches!(op, Add | And) && y.len() == n && !x.is_alone() && y.is_alone() {
-        // Either order gives the same words: those of the operand held
-        // alone are written, rather than a copy of the shared one.
-        std::mem::swap(&mut x, &mut y);
-    }
     let get = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
     match op {
         Eq => return Ok(Value::I((0..n).all(|i| get(&x, i) == get(&y, i)) as i64)),
@@ -90,6 +85,24 @@ fn sets(op: BinaryOp, mut x: Bits, mut y: Bits) -> Result<Value, RuntimeError> {
             ))
         }
     }
+    // Not written in the rules: the compiler's intersection (`_`).
+    let word = |a: u64, b: u64| match op {
+        Add => a | b,
+        Sub => a & !b,
+        _ => a & b,
+    };
+    if !x.is_alone() {
+        // The left operand's block is shared: the result goes in the right
+        // one's when it is held alone and long enough, otherwise in a new
+        // set made at once (rather than a copy of the left, then written).
+        if y.is_alone() && y.len() == n {
+            y.iter_mut()
+                .enumerate()
+                .for_each(|(i, w)| *w = word(get(&x, i), *w));
+            return Ok(Value::S(y));
+        }
+        return Ok(Value::S(Bits::from_fn(n, |i| word(get(&x, i), get(&y, i)))));
+    }
     if x.len() < n {
         x.resize(n, 0);
     }
@@ -97,7 +110,6 @@ fn sets(op: BinaryOp, mut x: Bits, mut y: Bits) -> Result<Value, RuntimeError> {
     match op {
         Add => words.for_each(|(i, w)| *w |= get(&y, i)),
         Sub => words.for_each(|(i, w)| *w &= !get(&y, i)),
-        // Not written in the rules: the compiler's intersection.
         _ => words.for_each(|(i, w)| *w &= get(&y, i)),
     }
     Ok(Value::S(x))

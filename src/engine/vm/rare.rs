@@ -100,7 +100,7 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
         Op::SelectEq(v) => {
             let x = pop_i(st);
             let words = row(rules, st, v);
-            // A word of the set from each 64 elements, without branches.
+            // A word of the set from each 64 elements.
             let bits = bits::from_fn(words.len().div_ceil(64).max(1), |w| {
                 let rest = words.get(w * 64..).unwrap_or_default();
                 eq_mask(&rest[..rest.len().min(64)], x)
@@ -150,19 +150,22 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
 }
 
 /// The elements of `words` (at most 64) equal to `x`, as a word (bit `i`
-/// for `words[i]`): eight at a time, each shifted by constants.
+/// for `words[i]`): each member's bit read from a table (fewer
+/// instructions than a shift per element; members are seldom many).
 #[inline]
 fn eq_mask(words: &[i64], x: i64) -> u64 {
-    let mut eights = words.chunks_exact(8);
+    const BIT: [u64; 64] = {
+        let mut b = [0; 64];
+        let mut i = 0;
+        while i < 64 {
+            b[i] = 1 << i;
+            i += 1;
+        }
+        b
+    };
     let mut acc = 0;
-    for (j, e) in eights.by_ref().enumerate() {
-        let e: &[i64; 8] = e.try_into().expect("eight elements");
-        let byte = (0..8).fold(0u64, |a, i| a | (u64::from(e[i] == x) << i));
-        acc |= byte << (8 * j);
-    }
-    let base = words.len() - eights.remainder().len();
-    for (i, w) in eights.remainder().iter().enumerate() {
-        acc |= u64::from(*w == x) << (base + i);
+    for (w, bit) in words.iter().zip(&BIT) {
+        acc |= if *w == x { *bit } else { 0 };
     }
     acc
 }
@@ -182,7 +185,8 @@ pub(super) fn wait(st: &mut State, c: u32, p: i64, span: Span) -> Result<(), Run
 }
 
 /// `Builtin(b, argc)` on the `argc` values just below `sp`, which are
-/// dropped: its result, and the new top of the stack (below them).
+/// dropped: its result (an error to be placed by the caller), and the new
+/// top of the stack (below them).
 ///
 /// # Safety
 /// `argc` values lie just below `sp`, all set, in the running frame's
@@ -193,13 +197,13 @@ pub(super) unsafe fn builtin_at(
     argc: u8,
     sp: *mut Value,
     st: &mut State,
-    span: Span,
 ) -> (Result<Value, RuntimeError>, *mut Value) {
     let n = argc as usize;
-    // Safety: the arguments lie just below `sp` (the caller's promise).
+    // Safety: the arguments lie just below `sp` (the caller's promise),
+    // the caller's no longer: they may be written (a set taken out).
     let top = unsafe { sp.sub(n) };
-    let args = unsafe { std::slice::from_raw_parts(top, n) };
-    let r = builtin(b, args, &mut st.rng, st.nplayers, span);
+    let args = unsafe { std::slice::from_raw_parts_mut(top, n) };
+    let r = builtin(b, args, &mut st.rng, st.nplayers, Span::default());
     // Safety: the arguments are dropped once; the caller's top moves
     // below them and no longer covers them.
     unsafe { std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(top, n)) };
@@ -300,16 +304,18 @@ fn store_var(rules: &Ruleset, st: &mut State, v: u32) -> Result<(), RuntimeError
     match val {
         Value::I(x) => st.words[off] = x,
         Value::S(bits) => {
-            if bits.iter().skip(vd.elem_words).any(|w| *w != 0) {
+            let (kept, past) = bits.split_at(bits.len().min(vd.elem_words));
+            if past.iter().any(|w| *w != 0) {
                 return Err(err(
                     ErrorKind::OutOfRange,
                     Span::default(),
                     format!("set too large for `{}`", vd.name),
                 ));
             }
-            for i in 0..vd.elem_words {
-                st.words[off + i] = bits.get(i).copied().unwrap_or(0) as i64;
-            }
+            // The set's words, then zeroes for those it does not hold.
+            let (held, rest) = st.words[off..off + vd.elem_words].split_at_mut(kept.len());
+            held.iter_mut().zip(kept).for_each(|(h, w)| *h = *w as i64);
+            rest.fill(0);
         }
     }
     Ok(())

@@ -2,6 +2,8 @@
 //! members, the native filters (members whose variable or field holds a
 //! value), a choice's options collected from a set, adjacency.
 
+use super::fused;
+use super::rare::kind_size;
 use super::set_options_fit;
 use super::vars::slots;
 use crate::engine::error::RuntimeError;
@@ -55,9 +57,33 @@ pub(super) fn set_next(stack: &mut [Value], base: usize, set: u16, cur: u16, var
 
 /// `MembersEq` and `MembersFieldEq`: pops a value and a set, pushes the
 /// members that pass; `FieldImage`: pops a set, pushes the values of its
-/// members' field (kept out of the interpreter's loop).
+/// members' field (kept out of the interpreter's loop). `DupSubFieldEq`
+/// changes the set on top when it can (see [`fused::sub_field_eq`]),
+/// otherwise pushes a copy of it, as `Dup` does; `AllSubVar` pushes its
+/// set (see [`all_sub_var`]), `VarsSetBin` too (see [`vars_set_bin`]).
+/// Returns how many instructions to skip:
+/// those of a fused sequence when it was done.
 #[inline(never)]
-pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
+pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) -> usize {
+    if let Op::AllSubVar(k, v) = *op {
+        let set = all_sub_var(rules, st, k, v);
+        st.vm.stack.push(Value::S(set));
+        return 2;
+    }
+    if let Op::VarsSetBin(a, b, bin) = *op {
+        let set = vars_set_bin(rules, st, a, b, bin);
+        st.vm.stack.push(Value::S(set));
+        return 2;
+    }
+    if let Op::DupSubFieldEq(k, f, x) = *op {
+        let top = st.vm.stack.last_mut().expect("set operand");
+        if fused::sub_field_eq(rules, k, f, x, top) {
+            return 3;
+        }
+        let copy = top.clone();
+        st.vm.stack.push(copy);
+        return 0;
+    }
     if let Op::FieldImage(k, f) = *op {
         // The values whose items meet the set.
         let set = st.vm.stack.pop().expect("set");
@@ -70,7 +96,7 @@ pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
             }
         }
         st.vm.stack.push(Value::S(out));
-        return;
+        return 0;
     }
     let x = st.vm.stack.pop().map_or(0, |v| v.int());
     let mut set = st.vm.stack.pop().expect("set");
@@ -83,7 +109,7 @@ pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
     };
     if done {
         st.vm.stack.push(set);
-        return;
+        return 0;
     }
     let bits = set.bits();
     let out = match *op {
@@ -105,7 +131,7 @@ pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
                     bits[wi] & items.get(wi).copied().unwrap_or(0)
                 });
                 st.vm.stack.push(Value::S(out));
-                return;
+                return 0;
             }
             let data = &kind.data;
             bits::from_fn(bits.len(), |wi| {
@@ -117,6 +143,44 @@ pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) {
         _ => unreachable!("not a members instruction"),
     };
     st.vm.stack.push(Value::S(out));
+    0
+}
+
+/// `AllSubVar`: the items of kind `k` not in set variable `v` (without
+/// indices), as long as the longer of the two sets (as `SetAll`, then
+/// `-` in place, make it).
+#[inline]
+fn all_sub_var(rules: &Ruleset, st: &State, k: u16, v: u32) -> Bits {
+    let n = kind_size(rules, st, k);
+    let vd = &rules.vars[v as usize];
+    let held = bits::as_words(&st.words[vd.offset..vd.offset + vd.elem_words]);
+    let len = n.div_ceil(64).max(1).max(held.len());
+    bits::from_fn(len, |i| {
+        let all = match n.saturating_sub(i * 64) {
+            k if k >= 64 => u64::MAX,
+            k => (1 << k) - 1,
+        };
+        all & !held.get(i).copied().unwrap_or(0)
+    })
+}
+
+/// `VarsSetBin`: `a op b` of two set variables without indices (`op`
+/// `+`, `-` or the intersection), as long as the longer of the two (as
+/// `Bin` makes it).
+#[inline]
+fn vars_set_bin(rules: &Ruleset, st: &State, a: u32, b: u32, op: BinaryOp) -> Bits {
+    let held = |v: u32| {
+        let vd = &rules.vars[v as usize];
+        bits::as_words(&st.words[vd.offset..vd.offset + vd.elem_words])
+    };
+    let (x, y) = (held(a), held(b));
+    let get = |s: &[u64], i: usize| s.get(i).copied().unwrap_or(0);
+    let len = x.len().max(y.len());
+    match op {
+        BinaryOp::Add => bits::from_fn(len, |i| get(x, i) | get(y, i)),
+        BinaryOp::Sub => bits::from_fn(len, |i| get(x, i) & !get(y, i)),
+        _ => bits::from_fn(len, |i| get(x, i) & get(y, i)),
+    }
 }
 
 /// `MembersEq`, or `MembersFieldEq` through the index of its field's
