@@ -423,10 +423,13 @@ pub struct State {
 ///
 /// Whole programs are kept, each with its four buffers, so that setting
 /// a program aside or giving one back takes one buffer of the spares and
-/// not four (one test for an empty list and one move each).
+/// not four (one test for an empty list and one move each). Those of
+/// tries are boxed: a try's program set aside, or kept, moves as one
+/// pointer.
 #[derive(Debug, Default)]
 pub struct Spare {
     vms: Vec<Vm>,
+    boxed: Vec<Box<Vm>>,
     words: Vec<Vec<(u32, i64)>>,
 }
 
@@ -441,8 +444,8 @@ impl Spare {
     /// frames, and `vm`'s options and screening, moved (not copied): `vm`
     /// is left with empty ones from the same spare program.
     #[inline]
-    pub fn set_aside(&mut self, vm: &mut Vm) -> Vm {
-        let mut saved = self.vms.pop().unwrap_or_default();
+    pub fn set_aside(&mut self, vm: &mut Vm) -> Box<Vm> {
+        let mut saved = self.boxed.pop().unwrap_or_default();
         copy_values(&vm.stack, &mut saved.stack);
         saved.frames.extend_from_slice(&vm.frames);
         std::mem::swap(&mut saved.options, &mut vm.options);
@@ -472,12 +475,26 @@ impl Spare {
     /// Takes a program's buffers back for later use (emptied).
     #[inline]
     pub fn give_vm(&mut self, mut vm: Vm) {
-        clear_values(&mut vm.stack);
-        vm.frames.clear();
-        vm.options.clear();
-        vm.screened.clear();
+        empty_vm(&mut vm);
         self.vms.push(vm);
     }
+
+    /// Takes a boxed program back for later use (emptied; see
+    /// [`Spare::set_aside`]).
+    #[inline]
+    pub fn give_boxed(&mut self, mut vm: Box<Vm>) {
+        empty_vm(&mut vm);
+        self.boxed.push(vm);
+    }
+}
+
+/// Empties a program's buffers.
+#[inline]
+fn empty_vm(vm: &mut Vm) {
+    clear_values(&mut vm.stack);
+    vm.frames.clear();
+    vm.options.clear();
+    vm.screened.clear();
 }
 
 /// Sets `to` (empty) to a copy of `from`: the values are copied as they

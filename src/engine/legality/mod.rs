@@ -407,14 +407,7 @@ impl Pending {
         d: &Decision,
         next: Next,
     ) -> Result<(), RuntimeError> {
-        let mut chosen = None;
-        for (i, t) in self.kept.drain(..) {
-            if i == index && !st.recording {
-                chosen = Some(t);
-            } else {
-                t.recycle(st);
-            }
-        }
+        let chosen = self.take_kept(st, index);
         match chosen {
             Some(t) => {
                 t.redo(st);
@@ -428,6 +421,25 @@ impl Pending {
                 apply(rules, st, d, next)
             }
         }
+    }
+
+    /// The try kept of the `index`-th legal decision, if it was kept and
+    /// can be put back on `st`; the other tries kept give their buffers
+    /// to `st`'s spares.
+    #[inline]
+    fn take_kept(&mut self, st: &mut State, index: usize) -> Option<Tried> {
+        if self.kept.is_empty() {
+            return None;
+        }
+        let mut chosen = None;
+        for (i, t) in self.kept.drain(..) {
+            if i == index && !st.recording {
+                chosen = Some(t);
+            } else {
+                t.recycle(st);
+            }
+        }
+        chosen
     }
 
     /// Forgets the tries kept (the state they were tried on may change).
