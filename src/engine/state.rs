@@ -429,6 +429,9 @@ pub struct State {
 #[derive(Debug, Default)]
 pub struct Spare {
     vms: Vec<Vm>,
+    // Boxed on purpose: a box is given back and taken again as it is, and
+    // its program moves as one pointer.
+    #[allow(clippy::vec_box)]
     boxed: Vec<Box<Vm>>,
     words: Vec<Vec<(u32, i64)>>,
 }
