@@ -10,7 +10,7 @@ use std::sync::Arc;
 use rand_core::RngCore;
 
 use crate::engine::error::{ApplyError, ErrorKind, RuntimeError};
-use crate::engine::legality::{self, Pending};
+use crate::engine::legality::{self, Looks, Pending};
 use crate::engine::sample::uniform_below;
 use crate::engine::state::{State, Status, Value};
 use crate::engine::vm::{self, Exit};
@@ -117,6 +117,8 @@ pub struct Game {
     pending: Option<Pending>,
     /// An emptied listing whose buffers the next one fills.
     recycled: Pending,
+    /// What the look-aheads of the listing found, for the next one.
+    looks: Looks,
     check_legal: bool,
 }
 
@@ -143,6 +145,7 @@ impl Game {
             record: true,
             pending: None,
             recycled: Pending::default(),
+            looks: Looks::default(),
             check_legal: rules.check_legal,
         };
         vm::start(&mut g.state, rules.main, &rules, Vec::new());
@@ -197,6 +200,7 @@ impl Game {
             record: true,
             pending: None,
             recycled: Pending::default(),
+            looks: Looks::default(),
         };
         g.advance_fresh()?;
         Ok(g)
@@ -230,6 +234,7 @@ impl Game {
             record: self.record,
             pending: self.pending.clone(),
             recycled: Pending::default(),
+            looks: Looks::default(),
             check_legal: self.check_legal,
         }
     }
@@ -256,6 +261,7 @@ impl Game {
     /// Mutable access for tools that set up positions (scenarios).
     pub fn state_mut(&mut self) -> &mut State {
         self.pending = None;
+        self.looks.forget_known();
         &mut self.state
     }
 
@@ -318,7 +324,8 @@ impl Game {
     fn judge(&mut self) -> Result<(), ApplyError> {
         if self.pending.is_none() {
             let into = std::mem::take(&mut self.recycled);
-            let judged = legality::judge(&self.rules, &mut self.state, self.check_legal, into)?;
+            let (st, looks) = (&mut self.state, &mut self.looks);
+            let judged = legality::judge(&self.rules, st, self.check_legal, into, looks)?;
             self.pending = Some(judged);
         }
         Ok(())
@@ -374,7 +381,8 @@ impl Game {
             self.pending = Some(p);
             return Err(ApplyError::NoIndex { index, count });
         };
-        p.apply(&self.rules, &mut self.state, index, &d, next)?;
+        let on = (&mut self.state, &mut self.looks);
+        p.apply(&self.rules, on, index, &d, next)?;
         p.clear();
         self.recycled = p;
         if self.record {
@@ -399,6 +407,7 @@ impl Game {
             self.apply(uniform_below(rng, n))?;
             return Ok(true);
         }
+        self.looks.forget_known();
         match legality::apply_first_legal(&self.rules, &mut self.state, rng)? {
             Some(name) => {
                 if self.record {
@@ -444,6 +453,8 @@ impl Game {
         if let Some(p) = &mut self.pending {
             p.forget_tries();
         }
+        self.looks.forget_tries();
+        self.looks.forget_known();
     }
 
     /// The result, once the game is over.
@@ -451,6 +462,7 @@ impl Game {
         if !self.is_over() {
             return Ok(None);
         }
+        self.forget_tries();
         let rules = self.rules.clone();
         let mut keys = Vec::new();
         for p in 0..self.state.nplayers {

@@ -184,17 +184,22 @@ impl Screening {
     /// Forgets that options were kept unlisted (they were listed): the
     /// screening is then the one made had they been listed at once.
     fn forget_unlisted(&mut self) {
-        let members: Vec<u32> = self.unlisted_arms().map(|a| a.members).collect();
+        // The members' sets taken out from the last one down: each moves
+        // the sets above it (of the arms after) one place down.
+        for k in (0..self.arms.len()).rev() {
+            let a = self.arms[k];
+            if a.at == LISTED {
+                continue;
+            }
+            self.sets.remove(a.members as usize);
+            for b in &mut self.arms[k + 1..] {
+                b.first -= 1;
+            }
+        }
         for a in &mut self.arms {
-            a.first -= members.iter().filter(|&&m| m < a.first).count() as u32;
             a.at = LISTED;
             a.members = 0;
         }
-        let mut i = 0;
-        self.sets.retain(|_| {
-            i += 1;
-            !members.contains(&(i - 1))
-        });
     }
 
     /// The arms whose options were kept unlisted.
@@ -299,10 +304,33 @@ impl Vm {
         }
     }
 
+    /// [`Vm::list_unlisted`] when one set only was kept unlisted, at the
+    /// last entry of the list: its members take its place (`false`,
+    /// nothing done, otherwise).
+    #[inline]
+    fn list_last_unlisted(&mut self) -> bool {
+        let mut unlisted = self.screened.unlisted();
+        let (Some(u), None) = (unlisted.next(), unlisted.next()) else {
+            return false;
+        };
+        if u.at + 1 != self.options.len() {
+            return false;
+        }
+        self.options.pop();
+        bits::push_tagged(&mut self.options, u.arm, u.members);
+        true
+    }
+
     /// Lists the options kept unlisted, each at its place (the program is
     /// to be read by more than the look-ahead).
     pub fn list_unlisted(&mut self) {
         if self.screened.arms.iter().all(|a| a.at == LISTED) {
+            return;
+        }
+        // Mostly one set, standing last: its members take its place in
+        // the list as it is.
+        if self.list_last_unlisted() {
+            self.screened.forget_unlisted();
             return;
         }
         let mut all = Vec::with_capacity(self.option_count());
@@ -395,10 +423,16 @@ pub struct State {
 ///
 /// Whole programs are kept, each with its four buffers, so that setting
 /// a program aside or giving one back takes one buffer of the spares and
-/// not four (one test for an empty list and one move each).
+/// not four (one test for an empty list and one move each). Those of
+/// tries are boxed: a try's program set aside, or kept, moves as one
+/// pointer.
 #[derive(Debug, Default)]
 pub struct Spare {
     vms: Vec<Vm>,
+    // Boxed on purpose: a box is given back and taken again as it is, and
+    // its program moves as one pointer.
+    #[allow(clippy::vec_box)]
+    boxed: Vec<Box<Vm>>,
     words: Vec<Vec<(u32, i64)>>,
 }
 
@@ -413,8 +447,8 @@ impl Spare {
     /// frames, and `vm`'s options and screening, moved (not copied): `vm`
     /// is left with empty ones from the same spare program.
     #[inline]
-    pub fn set_aside(&mut self, vm: &mut Vm) -> Vm {
-        let mut saved = self.vms.pop().unwrap_or_default();
+    pub fn set_aside(&mut self, vm: &mut Vm) -> Box<Vm> {
+        let mut saved = self.boxed.pop().unwrap_or_default();
         copy_values(&vm.stack, &mut saved.stack);
         saved.frames.extend_from_slice(&vm.frames);
         std::mem::swap(&mut saved.options, &mut vm.options);
@@ -444,12 +478,26 @@ impl Spare {
     /// Takes a program's buffers back for later use (emptied).
     #[inline]
     pub fn give_vm(&mut self, mut vm: Vm) {
-        clear_values(&mut vm.stack);
-        vm.frames.clear();
-        vm.options.clear();
-        vm.screened.clear();
+        empty_vm(&mut vm);
         self.vms.push(vm);
     }
+
+    /// Takes a boxed program back for later use (emptied; see
+    /// [`Spare::set_aside`]).
+    #[inline]
+    pub fn give_boxed(&mut self, mut vm: Box<Vm>) {
+        empty_vm(&mut vm);
+        self.boxed.push(vm);
+    }
+}
+
+/// Empties a program's buffers.
+#[inline]
+fn empty_vm(vm: &mut Vm) {
+    clear_values(&mut vm.stack);
+    vm.frames.clear();
+    vm.options.clear();
+    vm.screened.clear();
 }
 
 /// Sets `to` (empty) to a copy of `from`: the values are copied as they

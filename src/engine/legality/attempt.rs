@@ -26,7 +26,7 @@ pub(crate) struct Attempt<'s> {
 
 /// What an [`Attempt`] set aside.
 struct Saved {
-    vm: Vm,
+    vm: Box<Vm>,
     rng: Pcg64,
     status: Status,
     trail: usize,
@@ -68,7 +68,7 @@ impl<'s> Attempt<'s> {
         }
         st.recording = s.recording;
         st.cut_at_legal = s.cut_at_legal;
-        st.spare.give_vm(s.vm);
+        st.spare.give_boxed(s.vm);
     }
 
     /// Undoes the try, as dropping it does, and returns what the try left
@@ -85,9 +85,11 @@ impl<'s> Attempt<'s> {
             let (i, old) = st.trail.pop().expect("trail entry");
             words.push((i, mem::replace(&mut st.words[i as usize], old)));
         }
+        let mut vm = s.vm;
+        mem::swap(&mut st.vm, &mut vm);
         let tried = Tried {
             words,
-            vm: mem::replace(&mut st.vm, s.vm),
+            vm,
             rng: mem::replace(&mut st.rng, s.rng),
             status: mem::replace(&mut st.status, s.status),
         };
@@ -104,7 +106,7 @@ pub(crate) struct Tried {
     /// The words the try wrote with the values they ended with, the last
     /// written first (a word may be listed more than once).
     words: Vec<(u32, i64)>,
-    vm: Vm,
+    vm: Box<Vm>,
     rng: Pcg64,
     status: Status,
 }
@@ -127,17 +129,17 @@ impl Tried {
 
     /// Gives the try's buffers back to `st`'s spares (it is not put back).
     pub(crate) fn recycle(self, st: &mut State) {
-        st.spare.give_vm(self.vm);
+        st.spare.give_boxed(self.vm);
         st.spare.give_words(self.words);
     }
 }
 
 /// Makes `vm` the state's program again; the program it replaces gives
-/// its buffers to the spares.
+/// its buffers (in `vm`'s box) to the spares.
 #[inline]
-fn put_back(st: &mut State, vm: Vm) {
-    let left = mem::replace(&mut st.vm, vm);
-    st.spare.give_vm(left);
+fn put_back(st: &mut State, mut vm: Box<Vm>) {
+    mem::swap(&mut st.vm, &mut vm);
+    st.spare.give_boxed(vm);
 }
 
 impl Drop for Attempt<'_> {

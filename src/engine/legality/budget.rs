@@ -32,6 +32,9 @@ pub(super) struct Budget {
     ways_ran_out: bool,
     /// Instructions the runs may still execute.
     steps: u64,
+    /// How many times the look-ahead stopped at its depth limit (at a
+    /// decision of the same player, taken as sound untried).
+    depth_cuts: u32,
     /// Where the choice being listed is written.
     choice: Span,
 }
@@ -43,8 +46,46 @@ impl Budget {
             ways: LOOKAHEAD_WAYS,
             ways_ran_out: false,
             steps: LISTING_STEPS,
+            depth_cuts: 0,
             choice,
         }
+    }
+
+    /// Notes that the look-ahead stopped at its depth limit.
+    #[inline]
+    pub(super) fn cut_at_depth(&mut self) {
+        self.depth_cuts += 1;
+    }
+
+    /// Where the budget stands: the ways and steps left, and how many
+    /// depth limits were met (see [`Budget::spent_since`]).
+    #[inline]
+    pub(super) fn mark(&self) -> (u32, u64, u32) {
+        (self.ways, self.steps, self.depth_cuts)
+    }
+
+    /// The ways and steps taken since `mark`, when no way was refused for
+    /// want of budget and no depth limit was met meanwhile (what was
+    /// found is then what the same search finds on any budget holding as
+    /// much, at any greater depth).
+    #[inline]
+    pub(super) fn spent_since(&self, (ways, steps, cuts): (u32, u64, u32)) -> Option<(u32, u64)> {
+        if self.ways_ran_out || self.depth_cuts != cuts {
+            return None;
+        }
+        Some((ways - self.ways, steps - self.steps))
+    }
+
+    /// Takes `ways` ways and `steps` steps at once, when as many are left
+    /// (`false`, nothing taken, otherwise).
+    #[inline]
+    pub(super) fn take_spent(&mut self, (ways, steps): (u32, u64)) -> bool {
+        if self.ways < ways || self.steps < steps {
+            return false;
+        }
+        self.ways -= ways;
+        self.steps -= steps;
+        true
     }
 
     /// Takes one way on for the look-ahead; `false` when none is left.

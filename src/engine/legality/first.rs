@@ -53,7 +53,8 @@ pub(crate) fn apply_first_legal(
         match budget.run(rules, &mut attempt)? {
             Exit::Failed(_) => continue,
             Exit::Decide => {
-                if lookahead::dead_end(rules, &mut attempt, LOOKAHEAD, &mut budget)?.is_some() {
+                if lookahead::dead_end(rules, &mut attempt, LOOKAHEAD, &mut budget, None)?.is_some()
+                {
                     continue;
                 }
             }

@@ -10,7 +10,20 @@ use crate::ir::ruleset::{ArmDef, Ruleset};
 
 use super::attempt::Attempt;
 use super::budget::Budget;
-use super::{choice_span, light, screening, whole, Verdict, Why};
+use super::{choice_span, light, screening, whole, Next, Verdict, Why};
+
+/// The verdict the look-ahead found for one option of the decision it
+/// looked through, the one a try of that option from the same state
+/// finds (see [`dead_end`]), with the ways and steps it took.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Noted {
+    /// The option's index.
+    pub(super) option: u32,
+    /// Its verdict.
+    pub(super) verdict: Verdict,
+    /// The ways and steps finding it took (see [`Budget::take_spent`]).
+    pub(super) spent: (u32, u64),
+}
 
 /// Where one way on, run to its next stop, leads.
 enum Way {
@@ -28,15 +41,18 @@ enum Way {
 /// same player's decisions, `depth` levels at most, on the ways and steps
 /// left in `budget` (when no way is left, the way not yet disproved is
 /// taken as sound). Each way is tried in place and undone: `st` is as it
-/// was when this returns.
+/// was when this returns. With `notes`, the verdicts found on the way
+/// for options of this decision that a try of them would find alike are
+/// pushed there (options of a choice not screened only).
 pub(super) fn dead_end(
     rules: &Ruleset,
     st: &mut State,
     depth: usize,
     budget: &mut Budget,
+    notes: Option<&mut Vec<Noted>>,
 ) -> Result<Option<Why>, RuntimeError> {
     let Status::Waiting { choice, .. } = st.status else {
-        return dead_end_screened(rules, st, depth, budget, &Screening::default(), &[]);
+        return dead_end_screened(rules, st, depth, budget, &Screening::default(), &[], None);
     };
     let def = &rules.choices[choice as usize];
     if def.legal_untried && st.cut_at_legal && legal_in_frame(st) {
@@ -46,12 +62,13 @@ pub(super) fn dead_end(
         return Ok(None);
     }
     if st.vm.screened.is_empty() {
-        return dead_end_screened(rules, st, depth, budget, &Screening::default(), &def.arms);
+        let none = &Screening::default();
+        return dead_end_screened(rules, st, depth, budget, none, &def.arms, notes);
     }
     // The screening is read while the ways are tried, which set the
     // state's aside and put it back: it is held apart meanwhile.
     let screened = std::mem::take(&mut st.vm.screened);
-    let found = dead_end_screened(rules, st, depth, budget, &screened, &def.arms);
+    let found = dead_end_screened(rules, st, depth, budget, &screened, &def.arms, None);
     st.vm.screened = screened;
     found
 }
@@ -68,10 +85,11 @@ fn dead_end_screened(
     budget: &mut Budget,
     screened: &Screening,
     arms: &[ArmDef],
+    notes: Option<&mut Vec<Noted>>,
 ) -> Result<Option<Why>, RuntimeError> {
     // The options the ways reach are read here only.
     let keep_unlisted = std::mem::replace(&mut st.keep_unlisted, true);
-    let found = search_ways(rules, st, depth, budget, screened, arms);
+    let found = search_ways(rules, st, depth, budget, (screened, arms), notes);
     st.keep_unlisted = keep_unlisted;
     found
 }
@@ -83,8 +101,8 @@ fn search_ways(
     st: &mut State,
     depth: usize,
     budget: &mut Budget,
-    screened: &Screening,
-    arms: &[ArmDef],
+    (screened, arms): (&Screening, &[ArmDef]),
+    notes: Option<&mut Vec<Noted>>,
 ) -> Result<Option<Why>, RuntimeError> {
     let mut search = Search {
         rules,
@@ -93,6 +111,7 @@ fn search_ways(
         depth,
         screen: screening::Screen::new(rules, screened),
         last: None,
+        notes,
     };
     let has_quick = arms.iter().any(|a| a.quick);
     // The quick options first (when there are any), then the others; each
@@ -134,7 +153,7 @@ fn search_ways(
 }
 
 /// The look-ahead at one decision, as it asks about its options.
-struct Search<'a> {
+struct Search<'a, 'n> {
     rules: &'a Ruleset,
     /// The player deciding.
     me: Option<usize>,
@@ -147,9 +166,11 @@ struct Search<'a> {
     /// The reason of the refused option with the highest index, whatever
     /// order the search took.
     last: Option<(usize, Why)>,
+    /// Where the verdicts found are noted, if asked (see [`dead_end`]).
+    notes: Option<&'n mut Vec<Noted>>,
 }
 
-impl Search<'_> {
+impl Search<'_, '_> {
     /// Whether the way on through the `i`-th option (`arm`, `value`) is
     /// sound; a refusal is noted.
     #[inline(always)]
@@ -218,6 +239,7 @@ impl Search<'_> {
     ) -> Result<bool, RuntimeError> {
         let way = match judge_untried(self.rules, st, None, arm, value, budget)? {
             Some(way) => way,
+            None if self.notes.is_some() => self.try_noting(st, budget, i, arm, value)?,
             None => {
                 let mut attempt = Attempt::begin(st, self.cut);
                 vm::resume(&mut attempt, arm, value);
@@ -234,6 +256,59 @@ impl Search<'_> {
             }
             Way::NoOption => false,
         })
+    }
+
+    /// The way on through the `i`-th option (`arm`, `value`), as
+    /// [`try_way`] finds it, its verdict noted when a try of the option
+    /// would find it alike: a way refused, or ending the game or at a
+    /// `legal;`, or reaching a decision of the same player looked through
+    /// without meeting the depth limit or the end of the budget (another
+    /// player's decision is not looked through here, but a try looks
+    /// through it).
+    #[inline(never)]
+    fn try_noting(
+        &mut self,
+        st: &mut State,
+        budget: &mut Budget,
+        i: usize,
+        arm: u16,
+        value: i64,
+    ) -> Result<Way, RuntimeError> {
+        let mark = budget.mark();
+        let mut attempt = Attempt::begin(st, self.cut);
+        vm::resume(&mut attempt, arm, value);
+        let st = &mut *attempt;
+        let (way, verdict) = match budget.run(self.rules, st)? {
+            Exit::Failed(m) => {
+                let why = Why::Message(m);
+                (Way::Refused(why), Some(Verdict::Refused(why)))
+            }
+            Exit::Decide
+                if !st.vm.options.is_empty()
+                    && self.depth > 0
+                    && st.status_player() == self.me
+                    && (st.vm.option_count() != 1 || legal_untried(self.rules, st)) =>
+            {
+                match dead_end(self.rules, st, self.depth - 1, budget, None)? {
+                    Some(why) => (Way::Refused(why), Some(Verdict::Refused(why))),
+                    None => (Way::Sound, Some(Verdict::Legal(Next::Run))),
+                }
+            }
+            Exit::Decide => (way_at(self.rules, st, self.me, self.depth, budget)?, None),
+            Exit::Over => (Way::Sound, Some(Verdict::Legal(Next::Run))),
+            Exit::Legal(m) => (Way::Sound, Some(Verdict::Legal(Next::Rerun(m)))),
+        };
+        if let (Some(verdict), Some(spent)) = (verdict, budget.spent_since(mark)) {
+            if let Some(notes) = self.notes.as_deref_mut() {
+                let option = i as u32;
+                notes.push(Noted {
+                    option,
+                    verdict,
+                    spent,
+                });
+            }
+        }
+        Ok(way)
     }
 
     /// Notes that the screening refuses the `i`-th option (of value
@@ -291,17 +366,36 @@ fn try_way(
 ) -> Result<Way, RuntimeError> {
     Ok(match budget.run(rules, st)? {
         Exit::Failed(m) => Way::Refused(Why::Message(m)),
-        Exit::Decide if st.vm.options.is_empty() => Way::NoOption,
-        Exit::Decide if depth > 0 && st.status_player() == me => {
-            if st.vm.option_count() == 1 && !legal_untried(rules, st) {
-                return go_on_in_place(rules, st, me, depth - 1, budget);
-            }
-            match dead_end(rules, st, depth - 1, budget)? {
-                Some(why) => Way::Refused(why),
-                None => Way::Sound,
-            }
-        }
-        Exit::Decide | Exit::Over | Exit::Legal(_) => Way::Sound,
+        Exit::Decide => return way_at(rules, st, me, depth, budget),
+        Exit::Over | Exit::Legal(_) => Way::Sound,
+    })
+}
+
+/// [`try_way`] once its run stopped at a decision.
+#[inline(always)]
+fn way_at(
+    rules: &Ruleset,
+    st: &mut State,
+    me: Option<usize>,
+    depth: usize,
+    budget: &mut Budget,
+) -> Result<Way, RuntimeError> {
+    if st.vm.options.is_empty() {
+        return Ok(Way::NoOption);
+    }
+    if st.status_player() != me {
+        return Ok(Way::Sound);
+    }
+    if depth == 0 {
+        budget.cut_at_depth();
+        return Ok(Way::Sound);
+    }
+    if st.vm.option_count() == 1 && !legal_untried(rules, st) {
+        return go_on_in_place(rules, st, me, depth - 1, budget);
+    }
+    Ok(match dead_end(rules, st, depth - 1, budget, None)? {
+        Some(why) => Way::Refused(why),
+        None => Way::Sound,
     })
 }
 

@@ -18,6 +18,7 @@ mod check;
 mod first;
 mod light;
 mod lookahead;
+mod looks;
 mod screening;
 mod whole;
 
@@ -33,6 +34,7 @@ use attempt::{Attempt, Tried};
 use budget::Budget;
 pub use budget::{LISTING_STEPS, LOOKAHEAD_WAYS};
 pub(crate) use first::apply_first_legal;
+pub(crate) use looks::Looks;
 
 /// How many of the same player's decisions are looked through to find
 /// whether an option can be completed without breaking a requirement.
@@ -140,20 +142,28 @@ impl Clone for Pending {
 /// Judges every option of the choice `st` waits at, into the buffers of
 /// `into` (an emptied listing: see [`Pending::clear`]). With
 /// `check_legal`, every option is also run in full, and the answers must
-/// agree.
+/// agree. `looks` holds the verdicts known for options of this choice
+/// (taken, then forgotten) and gets those of the look-aheads of the
+/// tries kept (see [`Looks`]).
 pub(crate) fn judge(
     rules: &Ruleset,
     st: &mut State,
     check_legal: bool,
     into: Pending,
+    looks: &mut Looks,
 ) -> Result<Pending, RuntimeError> {
-    check::names(rules, st)?;
+    looks.forget_tries();
+    check::names(rules, st).inspect_err(|_| looks.forget_known())?;
     let full = if check_legal {
-        Some(try_options(rules, st, false, Pending::default())?)
+        let none = &mut Looks::default();
+        let full = try_options(rules, st, false, Pending::default(), none);
+        Some(full.inspect_err(|_| looks.forget_known())?)
     } else {
         None
     };
-    let (pending, cut_whole) = try_options(rules, st, true, into)?;
+    let judged = try_options(rules, st, true, into, looks);
+    looks.forget_known();
+    let (pending, cut_whole) = judged?;
     // Where the look-ahead ran out of ways, its answers are not the full
     // ones: the two listings cannot be compared.
     if let Some((full, full_whole)) = full {
@@ -175,17 +185,18 @@ fn try_options(
     st: &mut State,
     cut: bool,
     into: Pending,
+    looks: &mut Looks,
 ) -> Result<(Pending, bool), RuntimeError> {
     // The options the tries reach are read by the look-ahead only (a try
     // kept lists them when put back: see `Pending::apply`).
     let keep_unlisted = std::mem::replace(&mut st.keep_unlisted, true);
     let tried = if st.vm.screened.is_empty() {
-        try_each(rules, st, cut, &Screening::default(), into)
+        try_each(rules, st, cut, (&Screening::default(), looks), into)
     } else {
         // The screening is read while the options are tried, which set the
         // state's aside and put it back: it is held apart meanwhile.
         let screened = std::mem::take(&mut st.vm.screened);
-        let tried = try_each(rules, st, cut, &screened, into);
+        let tried = try_each(rules, st, cut, (&screened, looks), into);
         st.vm.screened = screened;
         tried
     };
@@ -198,7 +209,7 @@ fn try_each(
     rules: &Ruleset,
     st: &mut State,
     cut: bool,
-    screened: &Screening,
+    (screened, looks): (&Screening, &mut Looks),
     into: Pending,
 ) -> Result<(Pending, bool), RuntimeError> {
     let mut budget = Budget::new(choice_span(rules, st));
@@ -258,16 +269,8 @@ fn try_each(
             )?;
             continue;
         }
-        let (verdict, tried) = try_option(rules, st, cut, arm, value, &mut budget)?;
-        match verdict {
-            Verdict::Legal(next) => {
-                if let Some(t) = tried {
-                    kept.push((legal.len(), t));
-                }
-                legal.push((arm, value, next));
-            }
-            Verdict::Refused(why) => refused.push((i as u32, why)),
-        }
+        let into = (&mut legal, &mut refused, &mut kept, &mut *looks);
+        try_full(rules, st, cut, (i, arm, value), &mut budget, into)?;
         i += 1;
     }
     let pending = Pending {
@@ -279,27 +282,71 @@ fn try_each(
     Ok((pending, !budget.ways_ran_out()))
 }
 
+/// Judges the `i`-th option (`arm`, `value`) by a full try
+/// ([`try_option`]), or by the verdict known for it (see [`Looks`]), into
+/// the listing's `legal`, `refused`, `kept` and `looks` (out of the
+/// loop of [`try_each`], whose light tries are the most run).
+#[inline(never)]
+fn try_full(
+    rules: &Ruleset,
+    st: &mut State,
+    cut: bool,
+    (i, arm, value): (usize, u16, i64),
+    budget: &mut Budget,
+    (legal, refused, kept, looks): Listed<'_>,
+) -> Result<(), RuntimeError> {
+    let l = looks;
+    let (verdict, tried) = match l.known(i, budget) {
+        Some(verdict) => (verdict, None),
+        None => try_option(rules, st, cut, (arm, value), budget, &mut l.notes)?,
+    };
+    match verdict {
+        Verdict::Legal(next) => {
+            if let Some(t) = tried {
+                kept.push((legal.len(), t));
+                l.keep(legal.len());
+            }
+            legal.push((arm, value, next));
+        }
+        Verdict::Refused(why) => refused.push((i as u32, why)),
+    }
+    l.notes.clear();
+    Ok(())
+}
+
+/// Where [`try_full`] files an option: the listing's legal options,
+/// refused ones, tries kept and look-aheads' verdicts.
+type Listed<'a> = (
+    &'a mut Vec<(u16, i64, Next)>,
+    &'a mut Vec<(u32, Why)>,
+    &'a mut Vec<(usize, Tried)>,
+    &'a mut Looks,
+);
+
 /// Tries one option in place by a full run (and the look-ahead from
 /// where it stops) and undoes it, on what is left of `budget`. When the
 /// option is legal and its run went to the next decision or the end
 /// (the run applying it would make), also returns what the try left
-/// (only with `cut`: the listing applied from).
+/// (only with `cut`: the listing applied from), and pushes to `notes`
+/// what the look-ahead found for the options of the decision reached.
 fn try_option(
     rules: &Ruleset,
     st: &mut State,
     cut: bool,
-    arm: u16,
-    value: i64,
+    (arm, value): (u16, i64),
     budget: &mut Budget,
+    notes: &mut Vec<lookahead::Noted>,
 ) -> Result<(Verdict, Option<Tried>), RuntimeError> {
     let mut attempt = Attempt::begin(st, cut);
     vm::resume(&mut attempt, arm, value);
     let verdict = match budget.run(rules, &mut attempt)? {
         Exit::Failed(m) => Verdict::Refused(Why::Message(m)),
-        Exit::Decide => match lookahead::dead_end(rules, &mut attempt, LOOKAHEAD, budget)? {
-            Some(why) => Verdict::Refused(why),
-            None => Verdict::Legal(Next::Run),
-        },
+        Exit::Decide => {
+            match lookahead::dead_end(rules, &mut attempt, LOOKAHEAD, budget, Some(notes))? {
+                Some(why) => Verdict::Refused(why),
+                None => Verdict::Legal(Next::Run),
+            }
+        }
         Exit::Legal(m) => Verdict::Legal(Next::Rerun(m)),
         Exit::Over => Verdict::Legal(Next::Run),
     };
@@ -350,15 +397,40 @@ impl Pending {
     /// Applies the `index`-th legal decision `d` (as [`Pending::take`]
     /// gives it) to `st`, the state judged: by putting its try back when
     /// it was kept, else as [`apply`] does. The tries kept are all taken
-    /// (the others' buffers go back to `st`'s spares).
+    /// (the others' buffers go back to `st`'s spares); the verdicts its
+    /// look-ahead found, in `looks`, are known for the next listing.
     pub(crate) fn apply(
         &mut self,
         rules: &Ruleset,
-        st: &mut State,
+        (st, looks): (&mut State, &mut Looks),
         index: usize,
         d: &Decision,
         next: Next,
     ) -> Result<(), RuntimeError> {
+        let chosen = self.take_kept(st, index);
+        match chosen {
+            Some(t) => {
+                t.redo(st);
+                st.vm.list_unlisted();
+                looks.put_back(index);
+                Ok(())
+            }
+            None => {
+                looks.forget_known();
+                looks.forget_tries();
+                apply(rules, st, d, next)
+            }
+        }
+    }
+
+    /// The try kept of the `index`-th legal decision, if it was kept and
+    /// can be put back on `st`; the other tries kept give their buffers
+    /// to `st`'s spares.
+    #[inline]
+    fn take_kept(&mut self, st: &mut State, index: usize) -> Option<Tried> {
+        if self.kept.is_empty() {
+            return None;
+        }
         let mut chosen = None;
         for (i, t) in self.kept.drain(..) {
             if i == index && !st.recording {
@@ -367,14 +439,7 @@ impl Pending {
                 t.recycle(st);
             }
         }
-        match chosen {
-            Some(t) => {
-                t.redo(st);
-                st.vm.list_unlisted();
-                Ok(())
-            }
-            None => apply(rules, st, d, next),
-        }
+        chosen
     }
 
     /// Forgets the tries kept (the state they were tried on may change).
@@ -382,7 +447,8 @@ impl Pending {
         self.kept.clear();
     }
 
-    /// Empties the listing, keeping its buffers for the next one.
+    /// Empties the listing, keeping its buffers for the next one (and the
+    /// verdicts known for it: see [`Pending::known`]).
     pub(crate) fn clear(&mut self) {
         self.legal.clear();
         self.refused.clear();
