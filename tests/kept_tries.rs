@@ -2,7 +2,8 @@
 //! to the next decision (no second run): the game must then stand exactly
 //! where running the decision again leaves it. A fork keeps no tries, so
 //! the same decision applied on a fork is run again: both are compared
-//! after every decision of whole games.
+//! after every decision of whole games, with what they offer and refuse
+//! next (the verdicts the put-back try's look-ahead found are reused).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -39,13 +40,23 @@ fn standing(g: &Game) -> (Vec<i64>, String) {
     (st.words.clone(), rest)
 }
 
-/// The names of the legal decisions.
-fn names(g: &mut Game) -> Vec<String> {
+/// The names of the legal decisions, then those of the refused options
+/// with their reasons: the listing after a try put back takes the
+/// verdicts its look-ahead found, and they must be the ones a listing of
+/// its own finds.
+fn names(g: &mut Game) -> (Vec<String>, Vec<String>) {
     if g.is_over() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let legal = g.legal().expect("lists");
-    legal.iter().map(|d| d.name.to_string()).collect()
+    let refused = g.refused().expect("lists");
+    (
+        legal.iter().map(|d| d.name.to_string()).collect(),
+        refused
+            .iter()
+            .map(|r| format!("{}: {}", r.name, r.reason))
+            .collect(),
+    )
 }
 
 /// Plays a game from `seed` (at most `limit` decisions), applying each
