@@ -413,6 +413,10 @@ pub enum Op {
     /// touch the cell in local `c`, counting those meeting `m`, read where
     /// it lies in the state (no copy of it), pushed.
     LocalGroups(u16, u16, VarId, KindId),
+    /// `MembersEq(v); Builtin(First, 1)`: pops a value then a set; pushes
+    /// the first member `x` of the set whose element `v[x]` equals the
+    /// value (none when no member does), no set made.
+    MembersEqFirst(VarId),
 }
 
 impl Op {
@@ -529,6 +533,7 @@ fn fused_len(op: &Op) -> usize {
         | Op::VarSetIn(_)
         | Op::VarSetBin(..)
         | Op::VarCount(_)
+        | Op::MembersEqFirst(_)
         | Op::RequireLegal(..)
         | Op::Store2(..)
         | Op::Move(..)
@@ -565,6 +570,7 @@ fn fusion(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
         (Op::LoadVar(v), Some(Op::Builtin(Builtin::Count, 1)), _) if var(*v).is_set => {
             Some(Op::VarCount(*v))
         }
+        (Op::MembersEq(v), Some(Op::Builtin(Builtin::First, 1)), _) => Some(Op::MembersEqFirst(*v)),
         (Op::Const(k), Some(Op::Bin(op)), Some(Op::JumpIfNot(t))) if fusable(*op) => {
             Some(Op::BinKJumpIfNot(*op, *k, *t))
         }

@@ -49,6 +49,7 @@ fn unfused(op: &Op) -> Option<Op> {
         Op::AndJump(_) | Op::OrJump(_) | Op::DupSubFieldEq(..) => Op::Dup,
         Op::AllSubVar(k, _) => Op::SetAll(*k),
         Op::VarsSetBin(a, ..) => Op::LoadVar(*a),
+        Op::MembersEqFirst(v) => Op::MembersEq(*v),
         Op::SetNextOrJump { set, cur, var, .. } => Op::SetNext {
             set: *set,
             cur: *cur,
@@ -302,6 +303,7 @@ impl Names<'_> {
                 format!("VarsSetBin {} {} {op:?}", self.var(*a), self.var(*b))
             }
             Op::AllSubVar(k, v) => format!("AllSubVar {} {}", self.kind(*k), self.var(*v)),
+            Op::MembersEqFirst(v) => format!("MembersEqFirst {}", self.var(*v)),
             Op::DupSubFieldEq(k, f, x) => format!("DupSubFieldEq {} {x}", self.field(*k, *f)),
             Op::LoadLoadField(a, b, k, f) => {
                 format!("LoadLoadField l{a} l{b} {}", self.field(*k, *f))

@@ -295,6 +295,7 @@ pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
         VarSetIn(v) => smallvec![LoadVar(v), SetIn],
         VarSetBin(v, op) => smallvec![LoadVar(v), Bin(op)],
         VarCount(v) => smallvec![LoadVar(v), Builtin(bytecode::Builtin::Count, 1)],
+        MembersEqFirst(v) => smallvec![MembersEq(v), Builtin(bytecode::Builtin::First, 1)],
         WithLocal(a, b, on) => {
             let b2 = if on {
                 bytecode::Builtin::With

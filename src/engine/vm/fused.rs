@@ -223,3 +223,24 @@ pub(super) fn field_at(rules: &Ruleset, k: u16, f: u16, item: i64, key: i64) -> 
         _ => None,
     }
 }
+
+/// `MembersEqFirst`: the first member `i` of `set` whose element `v[i]`
+/// (of the one-dimensional variable `v`) is `x`; none (-1) when no member
+/// is, as `MembersEq` then `First` tell.
+#[inline]
+pub(super) fn members_eq_first(rules: &Ruleset, st: &State, v: u32, set: &Value, x: i64) -> i64 {
+    let vd = &rules.vars[v as usize];
+    let words = &st.words[vd.offset..vd.offset + vd.len()];
+    let bits = set.bits().iter().enumerate();
+    for (wi, w) in bits.take(words.len().div_ceil(64)) {
+        let mut rest = *w;
+        while rest != 0 {
+            let i = wi * 64 + rest.trailing_zeros() as usize;
+            if words.get(i) == Some(&x) {
+                return i as i64;
+            }
+            rest &= rest - 1;
+        }
+    }
+    -1
+}

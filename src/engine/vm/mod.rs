@@ -536,6 +536,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 push!(Value::I(has as i64));
                 skip!(1);
             }
+            Op::MembersEqFirst(v) => {
+                let x = pop_i!();
+                *top_mut!() = Value::I(fused::members_eq_first(rules, st, *v, top!(0), x));
+                skip!(1);
+            }
             Op::VarCount(v) => {
                 let off = offset!(*v);
                 push!(Value::I(fused::var_count(rules, st, *v, off)));
