@@ -413,6 +413,10 @@ pub enum Op {
     /// touch the cell in local `c`, counting those meeting `m`, read where
     /// it lies in the state (no copy of it), pushed.
     LocalGroups(u16, u16, VarId, KindId),
+    /// Pop an item then the indices: put the item in the set variable's
+    /// element there (`true`) or take it out, where it lies (`v[i] +=
+    /// {x}`, `v[i] = without(v[i], x)` and the like, one word written).
+    VarBit(VarId, bool),
     /// `MembersEq(v); Builtin(First, 1)`: pops a value then a set; pushes
     /// the first member `x` of the set whose element `v[x]` equals the
     /// value (none when no member does), no set made.

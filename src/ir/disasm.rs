@@ -191,6 +191,9 @@ impl Names<'_> {
             Op::Store(l) => format!("Store l{l}"),
             Op::LoadVar(v) => format!("LoadVar {}", self.var(*v)),
             Op::StoreVar(v) => format!("StoreVar {}", self.var(*v)),
+            Op::VarBit(v, on) => {
+                format!("VarBit {} {}", self.var(*v), if *on { "in" } else { "out" })
+            }
             Op::AddVar(v) => format!("AddVar {}", self.var(*v)),
             Op::Field(k, f) => format!("Field {}", self.field(*k, *f)),
             Op::FieldIndex(k, f) => format!("FieldIndex {}", self.field(*k, *f)),

@@ -188,9 +188,11 @@ impl Walk<'_> {
             Op::LoadVar(v) | Op::ListLen(v) | Op::ListSet(v) | Op::ListDraw(v) => {
                 Effect::of(self.dims(v)?, 1)
             }
-            Op::StoreVar(v) | Op::AddVar(v) | Op::ListPush(v) | Op::ListRemove(v) => {
-                Effect::of(1 + self.dims(v)?, 0)
-            }
+            Op::StoreVar(v)
+            | Op::AddVar(v)
+            | Op::VarBit(v, _)
+            | Op::ListPush(v)
+            | Op::ListRemove(v) => Effect::of(1 + self.dims(v)?, 0),
             Op::ListIn(v) => Effect::of(1 + self.dims(v)?, 1),
             Op::ListShuffle(v) | Op::ListClear(v) => Effect::of(self.dims(v)?, 0),
             Op::Field(..)

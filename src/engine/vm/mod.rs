@@ -774,6 +774,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
             }
             Op::StoreVar(_)
+            | Op::VarBit(..)
             | Op::AddVar(_)
             | Op::ParamIndex(_)
             | Op::SetAll(_)

@@ -56,6 +56,7 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
     let pop_i = |st: &mut State| st.vm.stack.pop().map_or(0, |v| v.int());
     match *op {
         Op::StoreVar(v) => store_var(rules, st, v)?,
+        Op::VarBit(v, on) => var_bit(rules, st, v, on)?,
         Op::AddVar(v) => {
             let x = pop_i(st);
             let off = var_offset(rules, st, v)?;
@@ -317,6 +318,39 @@ fn store_var(rules: &Ruleset, st: &mut State, v: u32) -> Result<(), RuntimeError
             held.iter_mut().zip(kept).for_each(|(h, w)| *h = *w as i64);
             rest.fill(0);
         }
+    }
+    Ok(())
+}
+
+/// `VarBit`: pops an item, then the indices; puts the item in the set
+/// there or takes it out, as storing the set with it or without it does
+/// (an item past the set's words does not fit; `none` changes nothing).
+fn var_bit(rules: &Ruleset, st: &mut State, v: u32, on: bool) -> Result<(), RuntimeError> {
+    let x = st.vm.stack.pop().map_or(0, |v| v.int());
+    let vd = &rules.vars[v as usize];
+    let off = var_offset(rules, st, v)?;
+    let Ok(x) = usize::try_from(x) else {
+        return Ok(());
+    };
+    let w = x / 64;
+    if w >= vd.elem_words {
+        if !on {
+            return Ok(());
+        }
+        return Err(err(
+            ErrorKind::OutOfRange,
+            Span::default(),
+            format!("set too large for `{}`", vd.name),
+        ));
+    }
+    if !st.touch(off + w, off + w + 1) {
+        return Err(trail_full(Span::default()));
+    }
+    let bit = 1i64 << (x % 64);
+    if on {
+        st.words[off + w] |= bit;
+    } else {
+        st.words[off + w] &= !bit;
     }
     Ok(())
 }

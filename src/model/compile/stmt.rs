@@ -298,6 +298,9 @@ impl Compiler<'_> {
             );
             return;
         }
+        if self.assign_bit(f, (var, place), op, e, sp) {
+            return;
+        }
         if op == AssignOp::Set {
             self.indices(f, var, &place.indices, place.span);
             let got = self.expr(f, e);
