@@ -421,6 +421,10 @@ pub enum Op {
     /// the first member `x` of the set whose element `v[x]` equals the
     /// value (none when no member does), no set made.
     MembersEqFirst(VarId),
+    /// `MembersFieldEq(k, f); Builtin(First, 1)`: pops a value then a set
+    /// of items of kind `k`; pushes the first member whose field `f`
+    /// equals the value (none when no member does), no set made.
+    MembersFieldEqFirst(KindId, u16),
 }
 
 impl Op {
@@ -538,6 +542,7 @@ fn fused_len(op: &Op) -> usize {
         | Op::VarSetBin(..)
         | Op::VarCount(_)
         | Op::MembersEqFirst(_)
+        | Op::MembersFieldEqFirst(..)
         | Op::RequireLegal(..)
         | Op::Store2(..)
         | Op::Move(..)
@@ -575,6 +580,9 @@ fn fusion(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
             Some(Op::VarCount(*v))
         }
         (Op::MembersEq(v), Some(Op::Builtin(Builtin::First, 1)), _) => Some(Op::MembersEqFirst(*v)),
+        (Op::MembersFieldEq(k, f), Some(Op::Builtin(Builtin::First, 1)), _) => {
+            Some(Op::MembersFieldEqFirst(*k, *f))
+        }
         (Op::Const(k), Some(Op::Bin(op)), Some(Op::JumpIfNot(t))) if fusable(*op) => {
             Some(Op::BinKJumpIfNot(*op, *k, *t))
         }

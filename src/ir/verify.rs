@@ -298,6 +298,9 @@ pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
         VarSetBin(v, op) => smallvec![LoadVar(v), Bin(op)],
         VarCount(v) => smallvec![LoadVar(v), Builtin(bytecode::Builtin::Count, 1)],
         MembersEqFirst(v) => smallvec![MembersEq(v), Builtin(bytecode::Builtin::First, 1)],
+        MembersFieldEqFirst(k, f) => {
+            smallvec![MembersFieldEq(k, f), Builtin(bytecode::Builtin::First, 1)]
+        }
         WithLocal(a, b, on) => {
             let b2 = if on {
                 bytecode::Builtin::With

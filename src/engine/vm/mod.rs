@@ -389,6 +389,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::MembersEq(_)
             | Op::MembersFieldEq(..)
+            | Op::MembersFieldEqFirst(..)
             | Op::FieldImage(..)
             | Op::DupSubFieldEq(..)
             | Op::AllSubVar(..)
