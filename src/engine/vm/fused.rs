@@ -43,7 +43,8 @@ fn element(rules: &Ruleset, st: &State, v: u32, idx: &[i64]) -> Option<i64> {
 /// `LoadVarAtIn`: when `v[l]` is an element (see [`element`]), pushes
 /// whether it is in the set variable `w` (whose indices are taken from
 /// the stack; an error there is placed at `w`'s `LoadVar`) and returns
-/// true; otherwise pushes local `l`, as `Load` does.
+/// 3, the instructions to skip; otherwise pushes local `l`, as `Load`
+/// does, and returns 0.
 #[inline]
 pub(super) fn var_at_in(
     rules: &Ruleset,
@@ -52,19 +53,19 @@ pub(super) fn var_at_in(
     l: u16,
     v: u32,
     w: u32,
-) -> Result<bool, RuntimeError> {
+) -> Result<usize, RuntimeError> {
     let local = &st.vm.stack[base + l as usize];
     let Some(e) = element(rules, st, v, &[local.int()]) else {
         let local = local.clone();
         st.vm.stack.push(local);
-        return Ok(false);
+        return Ok(0);
     };
     st.vm.stack.push(Value::I(e));
     let off = var_offset(rules, st, w)?;
     let e = st.vm.stack.pop().map_or(0, |v| v.int());
     let has = var_set_in(rules, st, w, off, e);
     st.vm.stack.push(Value::I(has as i64));
-    Ok(true)
+    Ok(3)
 }
 
 /// `VarSetBin`: the indices were taken (the element is at `off`); when

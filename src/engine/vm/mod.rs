@@ -356,8 +356,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::SetIn => {
                 let s = pop!();
-                let e = pop_i!();
-                push!(Value::I(bits::has(s.bits(), e) as i64));
+                *top_mut!() = Value::I(bits::has(s.bits(), top!(0).int()) as i64);
             }
             Op::SetNext { set, cur, var } => {
                 let found = set_next(frame_values!(), 0, *set, *cur, *var);
@@ -391,9 +390,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::MembersFieldEq(..)
             | Op::MembersFieldEqFirst(..)
             | Op::FieldImage(..)
-            | Op::DupSubFieldEq(..)
-            | Op::AllSubVar(..)
-            | Op::VarsSetBin(..) => skip!(released!(members(rules, st, op))),
+            | Op::DupSubFieldEq(..) => skip!(released!(members(rules, st, op))),
+            Op::AllSubVar(..) | Op::VarsSetBin(..) => {
+                push!(Value::S(sets::made_set(rules, st, op)));
+                skip!(2);
+            }
             Op::Builtin(b, argc) => {
                 // Safety: the arguments lie above the locals (see above).
                 let (r, top) = unsafe { rare::builtin_at(*b, *argc, sp, st) };
@@ -667,8 +668,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::LoadVarAtIn(l, v, w) => {
                 let base = frame_base!();
                 match released!(fused::var_at_in(rules, st, base, *l, *v, *w)) {
-                    Ok(true) => skip!(3),
-                    Ok(false) => {}
+                    Ok(k) => skip!(k),
                     // An error is in `w`'s indices: its `LoadVar` is two on.
                     Err(e) => fail!(e.at(frame::running(rules, st).spans[pc!() + 1])),
                 }
