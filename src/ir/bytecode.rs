@@ -417,6 +417,10 @@ pub enum Op {
     /// element there (`true`) or take it out, where it lies (`v[i] +=
     /// {x}`, `v[i] = without(v[i], x)` and the like, one word written).
     VarBit(VarId, bool),
+    /// Pop a set then the indices: put its members in the set variable's
+    /// element there (`true`) or take them out, where it lies (`v[i] +=
+    /// s`, `v[i] -= s`: no copy of the element made and stored back).
+    VarMerge(VarId, bool),
     /// `MembersEq(v); Builtin(First, 1)`: pops a value then a set; pushes
     /// the first member `x` of the set whose element `v[x]` equals the
     /// value (none when no member does), no set made.

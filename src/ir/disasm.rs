@@ -195,6 +195,13 @@ impl Names<'_> {
             Op::VarBit(v, on) => {
                 format!("VarBit {} {}", self.var(*v), if *on { "in" } else { "out" })
             }
+            Op::VarMerge(v, on) => {
+                format!(
+                    "VarMerge {} {}",
+                    self.var(*v),
+                    if *on { "in" } else { "out" }
+                )
+            }
             Op::AddVar(v) => format!("AddVar {}", self.var(*v)),
             Op::Field(k, f) => format!("Field {}", self.field(*k, *f)),
             Op::FieldIndex(k, f) => format!("FieldIndex {}", self.field(*k, *f)),

@@ -191,6 +191,7 @@ impl Walk<'_> {
             Op::StoreVar(v)
             | Op::AddVar(v)
             | Op::VarBit(v, _)
+            | Op::VarMerge(v, _)
             | Op::ListPush(v)
             | Op::ListRemove(v) => Effect::of(1 + self.dims(v)?, 0),
             Op::ListIn(v) => Effect::of(1 + self.dims(v)?, 1),

@@ -14,10 +14,8 @@ mod vars;
 
 use crate::engine::error::RuntimeError;
 use crate::engine::state::{State, Status, Value};
-use crate::ir::bits;
 use crate::ir::bytecode::{Func, Op};
-use crate::ir::ruleset::Ruleset;
-use crate::ir::span::Span;
+use crate::ir::{bits, ruleset::Ruleset, span::Span};
 
 use errors::{err, options_fit, runaway, set_options_fit, too_many_options, trail_full, unseated};
 pub use frame::{eval, resume, start, Exit};
@@ -776,6 +774,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::StoreVar(_)
             | Op::VarBit(..)
+            | Op::VarMerge(..)
             | Op::AddVar(_)
             | Op::ParamIndex(_)
             | Op::SetAll(_)

@@ -357,6 +357,14 @@ impl Compiler<'_> {
         sp: Span,
     ) {
         let ty = &self.vars[var as usize].ty.clone();
+        if let Ty::Set(_) = ty {
+            // The members put in or taken out where the set lies.
+            self.indices(f, var, &place.indices, place.span);
+            let got = self.expr(f, e);
+            self.expect(ty, &got, e.span, "the operand");
+            f.emit(Op::VarMerge(var, op == AssignOp::Add), sp);
+            return;
+        }
         let temps: Vec<u16> = place.indices.iter().map(|_| f.temp()).collect();
         self.indices(f, var, &place.indices, place.span);
         for t in temps.iter().rev() {
