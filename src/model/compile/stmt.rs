@@ -345,8 +345,10 @@ impl Compiler<'_> {
         f.emit(Op::Store(slot), sp);
     }
 
-    /// `v[i] += s` or `v[i] -= s` on a set variable: the indices are
-    /// evaluated once, into temporaries.
+    /// `v[i] += s` or `v[i] -= s` on a variable not an integer: a set is
+    /// changed where it lies (`VarMerge`); another type (a mistake that
+    /// `arith_assign` reports) has its indices evaluated once, into
+    /// temporaries.
     fn update_set_var(
         &mut self,
         f: &mut FnCtx,
