@@ -413,6 +413,22 @@ pub enum Op {
     /// touch the cell in local `c`, counting those meeting `m`, read where
     /// it lies in the state (no copy of it), pushed.
     LocalGroups(u16, u16, VarId, KindId),
+    /// Pop an item then the indices: put the item in the set variable's
+    /// element there (`true`) or take it out, where it lies (`v[i] +=
+    /// {x}`, `v[i] = without(v[i], x)` and the like, one word written).
+    VarBit(VarId, bool),
+    /// Pop a set then the indices: put its members in the set variable's
+    /// element there (`true`) or take them out, where it lies (`v[i] +=
+    /// s`, `v[i] -= s`: no copy of the element made and stored back).
+    VarMerge(VarId, bool),
+    /// `MembersEq(v); Builtin(First, 1)`: pops a value then a set; pushes
+    /// the first member `x` of the set whose element `v[x]` equals the
+    /// value (none when no member does), no set made.
+    MembersEqFirst(VarId),
+    /// `MembersFieldEq(k, f); Builtin(First, 1)`: pops a value then a set
+    /// of items of kind `k`; pushes the first member whose field `f`
+    /// equals the value (none when no member does), no set made.
+    MembersFieldEqFirst(KindId, u16),
 }
 
 impl Op {
@@ -529,6 +545,8 @@ fn fused_len(op: &Op) -> usize {
         | Op::VarSetIn(_)
         | Op::VarSetBin(..)
         | Op::VarCount(_)
+        | Op::MembersEqFirst(_)
+        | Op::MembersFieldEqFirst(..)
         | Op::RequireLegal(..)
         | Op::Store2(..)
         | Op::Move(..)
@@ -564,6 +582,10 @@ fn fusion(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
         ) if var(*v).is_set => Some(Op::VarSetBin(*v, *op)),
         (Op::LoadVar(v), Some(Op::Builtin(Builtin::Count, 1)), _) if var(*v).is_set => {
             Some(Op::VarCount(*v))
+        }
+        (Op::MembersEq(v), Some(Op::Builtin(Builtin::First, 1)), _) => Some(Op::MembersEqFirst(*v)),
+        (Op::MembersFieldEq(k, f), Some(Op::Builtin(Builtin::First, 1)), _) => {
+            Some(Op::MembersFieldEqFirst(*k, *f))
         }
         (Op::Const(k), Some(Op::Bin(op)), Some(Op::JumpIfNot(t))) if fusable(*op) => {
             Some(Op::BinKJumpIfNot(*op, *k, *t))

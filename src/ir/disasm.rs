@@ -49,6 +49,8 @@ fn unfused(op: &Op) -> Option<Op> {
         Op::AndJump(_) | Op::OrJump(_) | Op::DupSubFieldEq(..) => Op::Dup,
         Op::AllSubVar(k, _) => Op::SetAll(*k),
         Op::VarsSetBin(a, ..) => Op::LoadVar(*a),
+        Op::MembersEqFirst(v) => Op::MembersEq(*v),
+        Op::MembersFieldEqFirst(k, f) => Op::MembersFieldEq(*k, *f),
         Op::SetNextOrJump { set, cur, var, .. } => Op::SetNext {
             set: *set,
             cur: *cur,
@@ -190,6 +192,16 @@ impl Names<'_> {
             Op::Store(l) => format!("Store l{l}"),
             Op::LoadVar(v) => format!("LoadVar {}", self.var(*v)),
             Op::StoreVar(v) => format!("StoreVar {}", self.var(*v)),
+            Op::VarBit(v, on) => {
+                format!("VarBit {} {}", self.var(*v), if *on { "in" } else { "out" })
+            }
+            Op::VarMerge(v, on) => {
+                format!(
+                    "VarMerge {} {}",
+                    self.var(*v),
+                    if *on { "in" } else { "out" }
+                )
+            }
             Op::AddVar(v) => format!("AddVar {}", self.var(*v)),
             Op::Field(k, f) => format!("Field {}", self.field(*k, *f)),
             Op::FieldIndex(k, f) => format!("FieldIndex {}", self.field(*k, *f)),
@@ -302,6 +314,8 @@ impl Names<'_> {
                 format!("VarsSetBin {} {} {op:?}", self.var(*a), self.var(*b))
             }
             Op::AllSubVar(k, v) => format!("AllSubVar {} {}", self.kind(*k), self.var(*v)),
+            Op::MembersEqFirst(v) => format!("MembersEqFirst {}", self.var(*v)),
+            Op::MembersFieldEqFirst(k, f) => format!("MembersFieldEqFirst {}", self.field(*k, *f)),
             Op::DupSubFieldEq(k, f, x) => format!("DupSubFieldEq {} {x}", self.field(*k, *f)),
             Op::LoadLoadField(a, b, k, f) => {
                 format!("LoadLoadField l{a} l{b} {}", self.field(*k, *f))

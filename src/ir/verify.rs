@@ -188,9 +188,12 @@ impl Walk<'_> {
             Op::LoadVar(v) | Op::ListLen(v) | Op::ListSet(v) | Op::ListDraw(v) => {
                 Effect::of(self.dims(v)?, 1)
             }
-            Op::StoreVar(v) | Op::AddVar(v) | Op::ListPush(v) | Op::ListRemove(v) => {
-                Effect::of(1 + self.dims(v)?, 0)
-            }
+            Op::StoreVar(v)
+            | Op::AddVar(v)
+            | Op::VarBit(v, _)
+            | Op::VarMerge(v, _)
+            | Op::ListPush(v)
+            | Op::ListRemove(v) => Effect::of(1 + self.dims(v)?, 0),
             Op::ListIn(v) => Effect::of(1 + self.dims(v)?, 1),
             Op::ListShuffle(v) | Op::ListClear(v) => Effect::of(self.dims(v)?, 0),
             Op::Field(..)
@@ -295,6 +298,10 @@ pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
         VarSetIn(v) => smallvec![LoadVar(v), SetIn],
         VarSetBin(v, op) => smallvec![LoadVar(v), Bin(op)],
         VarCount(v) => smallvec![LoadVar(v), Builtin(bytecode::Builtin::Count, 1)],
+        MembersEqFirst(v) => smallvec![MembersEq(v), Builtin(bytecode::Builtin::First, 1)],
+        MembersFieldEqFirst(k, f) => {
+            smallvec![MembersFieldEq(k, f), Builtin(bytecode::Builtin::First, 1)]
+        }
         WithLocal(a, b, on) => {
             let b2 = if on {
                 bytecode::Builtin::With

@@ -264,6 +264,9 @@ fn filters_over_sets_are_applied_natively_with_the_same_answers() {
                     op,
                     tabula::ir::bytecode::Op::MembersEq(_)
                         | tabula::ir::bytecode::Op::MembersFieldEq(..)
+                        // Fused with a `first` of the members.
+                        | tabula::ir::bytecode::Op::MembersEqFirst(_)
+                        | tabula::ir::bytecode::Op::MembersFieldEqFirst(..)
                         // `x in t`: an intersection of sets.
                         | tabula::ir::bytecode::Op::Bin(tabula::ir::bytecode::BinaryOp::And)
                 )

@@ -43,7 +43,8 @@ fn element(rules: &Ruleset, st: &State, v: u32, idx: &[i64]) -> Option<i64> {
 /// `LoadVarAtIn`: when `v[l]` is an element (see [`element`]), pushes
 /// whether it is in the set variable `w` (whose indices are taken from
 /// the stack; an error there is placed at `w`'s `LoadVar`) and returns
-/// true; otherwise pushes local `l`, as `Load` does.
+/// 3, the instructions to skip; otherwise pushes local `l`, as `Load`
+/// does, and returns 0.
 #[inline]
 pub(super) fn var_at_in(
     rules: &Ruleset,
@@ -52,19 +53,19 @@ pub(super) fn var_at_in(
     l: u16,
     v: u32,
     w: u32,
-) -> Result<bool, RuntimeError> {
+) -> Result<usize, RuntimeError> {
     let local = &st.vm.stack[base + l as usize];
     let Some(e) = element(rules, st, v, &[local.int()]) else {
         let local = local.clone();
         st.vm.stack.push(local);
-        return Ok(false);
+        return Ok(0);
     };
     st.vm.stack.push(Value::I(e));
     let off = var_offset(rules, st, w)?;
     let e = st.vm.stack.pop().map_or(0, |v| v.int());
     let has = var_set_in(rules, st, w, off, e);
     st.vm.stack.push(Value::I(has as i64));
-    Ok(true)
+    Ok(3)
 }
 
 /// `VarSetBin`: the indices were taken (the element is at `off`); when
@@ -222,4 +223,25 @@ pub(super) fn field_at(rules: &Ruleset, k: u16, f: u16, item: i64, key: i64) -> 
         Data::Ints(v) => v.get(usize::try_from(key).ok()?).copied(),
         _ => None,
     }
+}
+
+/// `MembersEqFirst`: the first member `i` of `set` whose element `v[i]`
+/// (of the one-dimensional variable `v`) is `x`; none (-1) when no member
+/// is, as `MembersEq` then `First` tell.
+#[inline]
+pub(super) fn members_eq_first(rules: &Ruleset, st: &State, v: u32, set: &Value, x: i64) -> i64 {
+    let vd = &rules.vars[v as usize];
+    let words = &st.words[vd.offset..vd.offset + vd.len()];
+    let bits = set.bits().iter().enumerate();
+    for (wi, w) in bits.take(words.len().div_ceil(64)) {
+        let mut rest = *w;
+        while rest != 0 {
+            let i = wi * 64 + rest.trailing_zeros() as usize;
+            if words.get(i) == Some(&x) {
+                return i as i64;
+            }
+            rest &= rest - 1;
+        }
+    }
+    -1
 }

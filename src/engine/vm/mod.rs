@@ -14,10 +14,8 @@ mod vars;
 
 use crate::engine::error::RuntimeError;
 use crate::engine::state::{State, Status, Value};
-use crate::ir::bits;
 use crate::ir::bytecode::{Func, Op};
-use crate::ir::ruleset::Ruleset;
-use crate::ir::span::Span;
+use crate::ir::{bits, ruleset::Ruleset, span::Span};
 
 use errors::{err, options_fit, runaway, set_options_fit, too_many_options, trail_full, unseated};
 pub use frame::{eval, resume, start, Exit};
@@ -356,8 +354,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::SetIn => {
                 let s = pop!();
-                let e = pop_i!();
-                push!(Value::I(bits::has(s.bits(), e) as i64));
+                *top_mut!() = Value::I(bits::has(s.bits(), top!(0).int()) as i64);
             }
             Op::SetNext { set, cur, var } => {
                 let found = set_next(frame_values!(), 0, *set, *cur, *var);
@@ -389,10 +386,13 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
             Op::MembersEq(_)
             | Op::MembersFieldEq(..)
+            | Op::MembersFieldEqFirst(..)
             | Op::FieldImage(..)
-            | Op::DupSubFieldEq(..)
-            | Op::AllSubVar(..)
-            | Op::VarsSetBin(..) => skip!(released!(members(rules, st, op))),
+            | Op::DupSubFieldEq(..) => skip!(released!(members(rules, st, op))),
+            Op::AllSubVar(..) | Op::VarsSetBin(..) => {
+                push!(Value::S(sets::made_set(rules, st, op)));
+                skip!(2);
+            }
             Op::Builtin(b, argc) => {
                 // Safety: the arguments lie above the locals (see above).
                 let (r, top) = unsafe { rare::builtin_at(*b, *argc, sp, st) };
@@ -536,6 +536,11 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 push!(Value::I(has as i64));
                 skip!(1);
             }
+            Op::MembersEqFirst(v) => {
+                let x = pop_i!();
+                *top_mut!() = Value::I(fused::members_eq_first(rules, st, *v, top!(0), x));
+                skip!(1);
+            }
             Op::VarCount(v) => {
                 let off = offset!(*v);
                 push!(Value::I(fused::var_count(rules, st, *v, off)));
@@ -661,8 +666,7 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::LoadVarAtIn(l, v, w) => {
                 let base = frame_base!();
                 match released!(fused::var_at_in(rules, st, base, *l, *v, *w)) {
-                    Ok(true) => skip!(3),
-                    Ok(false) => {}
+                    Ok(k) => skip!(k),
                     // An error is in `w`'s indices: its `LoadVar` is two on.
                     Err(e) => fail!(e.at(frame::running(rules, st).spans[pc!() + 1])),
                 }
@@ -769,6 +773,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
             }
             Op::StoreVar(_)
+            | Op::VarBit(..)
+            | Op::VarMerge(..)
             | Op::AddVar(_)
             | Op::ParamIndex(_)
             | Op::SetAll(_)

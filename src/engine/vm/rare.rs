@@ -56,6 +56,8 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
     let pop_i = |st: &mut State| st.vm.stack.pop().map_or(0, |v| v.int());
     match *op {
         Op::StoreVar(v) => store_var(rules, st, v)?,
+        Op::VarBit(v, on) => var_bit(rules, st, v, on)?,
+        Op::VarMerge(v, on) => var_merge(rules, st, v, on)?,
         Op::AddVar(v) => {
             let x = pop_i(st);
             let off = var_offset(rules, st, v)?;
@@ -317,6 +319,69 @@ fn store_var(rules: &Ruleset, st: &mut State, v: u32) -> Result<(), RuntimeError
             held.iter_mut().zip(kept).for_each(|(h, w)| *h = *w as i64);
             rest.fill(0);
         }
+    }
+    Ok(())
+}
+
+/// `VarBit`: pops an item, then the indices; puts the item in the set
+/// there or takes it out, as storing the set with it or without it does
+/// (an item past the set's words does not fit; `none` changes nothing).
+fn var_bit(rules: &Ruleset, st: &mut State, v: u32, on: bool) -> Result<(), RuntimeError> {
+    let x = st.vm.stack.pop().map_or(0, |v| v.int());
+    let vd = &rules.vars[v as usize];
+    let off = var_offset(rules, st, v)?;
+    let Ok(x) = usize::try_from(x) else {
+        return Ok(());
+    };
+    let w = x / 64;
+    if w >= vd.elem_words {
+        if !on {
+            return Ok(());
+        }
+        return Err(err(
+            ErrorKind::OutOfRange,
+            Span::default(),
+            format!("set too large for `{}`", vd.name),
+        ));
+    }
+    if !st.touch(off + w, off + w + 1) {
+        return Err(trail_full(Span::default()));
+    }
+    let bit = 1i64 << (x % 64);
+    if on {
+        st.words[off + w] |= bit;
+    } else {
+        st.words[off + w] &= !bit;
+    }
+    Ok(())
+}
+
+/// `VarMerge`: pops a set, then the indices; puts its members in the set
+/// there or takes them out, as storing the union or the difference does
+/// (a member past the set's words does not fit).
+fn var_merge(rules: &Ruleset, st: &mut State, v: u32, on: bool) -> Result<(), RuntimeError> {
+    let val = st.vm.stack.pop().expect("set");
+    let vd = &rules.vars[v as usize];
+    let off = var_offset(rules, st, v)?;
+    let n = vd.elem_words;
+    let (kept, past) = val.bits().split_at(val.bits().len().min(n));
+    if on && past.iter().any(|w| *w != 0) {
+        return Err(err(
+            ErrorKind::OutOfRange,
+            Span::default(),
+            format!("set too large for `{}`", vd.name),
+        ));
+    }
+    if !st.touch(off, off + kept.len()) {
+        return Err(trail_full(Span::default()));
+    }
+    let held = &mut st.words[off..off + kept.len()];
+    for (h, w) in held.iter_mut().zip(kept) {
+        *h = if on {
+            *h | *w as i64
+        } else {
+            *h & !(*w as i64)
+        };
     }
     Ok(())
 }

@@ -59,21 +59,18 @@ pub(super) fn set_next(stack: &mut [Value], base: usize, set: u16, cur: u16, var
 /// members that pass; `FieldImage`: pops a set, pushes the values of its
 /// members' field (kept out of the interpreter's loop). `DupSubFieldEq`
 /// changes the set on top when it can (see [`fused::sub_field_eq`]),
-/// otherwise pushes a copy of it, as `Dup` does; `AllSubVar` pushes its
-/// set (see [`all_sub_var`]), `VarsSetBin` too (see [`vars_set_bin`]).
+/// otherwise pushes a copy of it, as `Dup` does; `MembersFieldEqFirst`
+/// pushes a member (see [`first_field_eq`]).
 /// Returns how many instructions to skip:
 /// those of a fused sequence when it was done.
 #[inline(never)]
 pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) -> usize {
-    if let Op::AllSubVar(k, v) = *op {
-        let set = all_sub_var(rules, st, k, v);
-        st.vm.stack.push(Value::S(set));
-        return 2;
-    }
-    if let Op::VarsSetBin(a, b, bin) = *op {
-        let set = vars_set_bin(rules, st, a, b, bin);
-        st.vm.stack.push(Value::S(set));
-        return 2;
+    if let Op::MembersFieldEqFirst(k, f) = *op {
+        let x = st.vm.stack.pop().map_or(0, |v| v.int());
+        let set = st.vm.stack.pop().expect("set");
+        let first = first_field_eq(rules, k, f, set.bits(), x);
+        st.vm.stack.push(Value::I(first));
+        return 1;
     }
     if let Op::DupSubFieldEq(k, f, x) = *op {
         let top = st.vm.stack.last_mut().expect("set operand");
@@ -144,6 +141,46 @@ pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) -> usize {
     };
     st.vm.stack.push(Value::S(out));
     0
+}
+
+/// `MembersFieldEqFirst`: the first member of `set` whose field `f` (of
+/// kind `k`) is `x`, found through the field's index of values when it
+/// holds `x`; none (-1) when no member is.
+fn first_field_eq(rules: &Ruleset, k: u16, f: u16, set: &[u64], x: i64) -> i64 {
+    let kind = &rules.kinds[k as usize];
+    let by_value = kind.field_sets.get(f as usize);
+    let first = match by_value.and_then(|b| b.get(usize::try_from(x).ok()?)) {
+        Some(items) => set_elems_where(set, |wi, w| w & items.get(wi).copied().unwrap_or(0)),
+        None => set_elems_where(set, |wi, w| {
+            bits::members_where(w, wi, |i| {
+                kind.data
+                    .get(i)
+                    .is_some_and(|row| row[f as usize].int() == x)
+            })
+        }),
+    };
+    first.unwrap_or(-1)
+}
+
+/// The first member of the set made of `set`'s words each passed
+/// through `keep` (given its index), the words after it never read.
+#[inline(always)]
+fn set_elems_where(set: &[u64], keep: impl Fn(usize, u64) -> u64) -> Option<i64> {
+    set.iter().enumerate().find_map(|(wi, w)| {
+        let w = keep(wi, *w);
+        (w != 0).then(|| (wi * 64) as i64 + i64::from(w.trailing_zeros()))
+    })
+}
+
+/// The set `AllSubVar` (see [`all_sub_var`]) or `VarsSetBin` (see
+/// [`vars_set_bin`]) makes from the state's words, without their copies.
+#[inline]
+pub(super) fn made_set(rules: &Ruleset, st: &State, op: &Op) -> Bits {
+    match *op {
+        Op::AllSubVar(k, v) => all_sub_var(rules, st, k, v),
+        Op::VarsSetBin(a, b, bin) => vars_set_bin(rules, st, a, b, bin),
+        _ => unreachable!("not an instruction making a set"),
+    }
 }
 
 /// `AllSubVar`: the items of kind `k` not in set variable `v` (without

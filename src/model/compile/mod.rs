@@ -22,6 +22,7 @@
 
 mod aggregate;
 mod binder;
+mod bit;
 mod branch;
 pub mod builtins;
 mod call;

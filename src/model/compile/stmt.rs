@@ -298,6 +298,9 @@ impl Compiler<'_> {
             );
             return;
         }
+        if self.assign_bit(f, (var, place), op, e, sp) {
+            return;
+        }
         if op == AssignOp::Set {
             self.indices(f, var, &place.indices, place.span);
             let got = self.expr(f, e);
@@ -342,8 +345,10 @@ impl Compiler<'_> {
         f.emit(Op::Store(slot), sp);
     }
 
-    /// `v[i] += s` or `v[i] -= s` on a set variable: the indices are
-    /// evaluated once, into temporaries.
+    /// `v[i] += s` or `v[i] -= s` on a variable not an integer: a set is
+    /// changed where it lies (`VarMerge`); another type (a mistake that
+    /// `arith_assign` reports) has its indices evaluated once, into
+    /// temporaries.
     fn update_set_var(
         &mut self,
         f: &mut FnCtx,
@@ -354,6 +359,14 @@ impl Compiler<'_> {
         sp: Span,
     ) {
         let ty = &self.vars[var as usize].ty.clone();
+        if let Ty::Set(_) = ty {
+            // The members put in or taken out where the set lies.
+            self.indices(f, var, &place.indices, place.span);
+            let got = self.expr(f, e);
+            self.expect(ty, &got, e.span, "the operand");
+            f.emit(Op::VarMerge(var, op == AssignOp::Add), sp);
+            return;
+        }
         let temps: Vec<u16> = place.indices.iter().map(|_| f.temp()).collect();
         self.indices(f, var, &place.indices, place.span);
         for t in temps.iter().rev() {

@@ -457,6 +457,7 @@ fn secrecy(rules: &Ruleset, func: FuncId) -> Secrecy {
                 | Op::SelectEq(v)
                 | Op::CountEq(v)
                 | Op::MembersEq(v)
+                | Op::MembersEqFirst(v)
                 | Op::MembersCmp(v, _) => Some(*v),
                 _ => None,
             };
