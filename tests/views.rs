@@ -123,6 +123,47 @@ fn a_tile_laid_shows_on_its_square_with_its_colour() {
     );
 }
 
+/// A view reading a hidden set only through instructions the compiler
+/// fused (`secret + open` is one instruction reading both variables) is
+/// hidden from every seat, as when it is read plainly.
+#[test]
+fn a_secret_read_through_a_fused_instruction_is_still_hidden() {
+    let tmp = std::env::temp_dir().join(format!("tabula-views-fused-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    let nim = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim");
+    for f in std::fs::read_dir(&nim).unwrap() {
+        let f = f.unwrap().path();
+        if f.is_file() {
+            std::fs::copy(&f, tmp.join(f.file_name().unwrap())).unwrap();
+        }
+    }
+    std::fs::write(
+        tmp.join("secret.rules"),
+        "hidden var secret: set<colour>;\nvar open: set<colour>;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.join("view.yaml"),
+        "panels:\n  - title: T\n    columns:\n      both: \"count(secret + open)\"\n      \
+         open: \"count(open + open)\"\n",
+    )
+    .unwrap();
+    let mut r = tabula::model::load(&tmp, &[]).expect("loads");
+    tabula::model::attach_view(&tmp, &mut r).expect("the view loads");
+    let g = Game::new(Arc::new(r), 2, 0).unwrap();
+    let panel = picture(&g, Some(0)).panels[0].clone();
+    assert_eq!(panel.columns, ["both", "open"]);
+    let hidden: Vec<bool> = panel.rows[0].values.iter().map(|v| v.hidden).collect();
+    assert_eq!(hidden, [true, false]);
+    let plain = picture(&g, None).panels[0].rows[0].values.clone();
+    assert!(
+        plain.iter().all(|v| !v.hidden && v.text == "0"),
+        "{plain:?}"
+    );
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
 #[test]
 fn hands_and_points_behind_the_screens_are_hidden_from_the_other_seat() {
     let g = Game::new(rules("tigris-euphrates"), 2, 3).unwrap();

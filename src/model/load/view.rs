@@ -438,18 +438,16 @@ fn secrecy(rules: &Ruleset, func: FuncId) -> Secrecy {
         if std::mem::replace(&mut seen[f as usize], true) {
             continue;
         }
-        for op in &rules.funcs[f as usize].code {
+        // A fused instruction reads what the sequence it stands for reads.
+        let code = &rules.funcs[f as usize].code;
+        for op in code.iter().flat_map(crate::ir::verify::unfused) {
             let var = match op {
                 Op::Call(g, _) => {
-                    todo.push(*g);
+                    todo.push(g);
                     None
                 }
                 Op::CallDyn(_) => return Secrecy::Hidden,
                 Op::LoadVar(v)
-                | Op::LoadVarAt(_, v)
-                | Op::VarSetIn(v)
-                | Op::VarCount(v)
-                | Op::VarSetBin(v, _)
                 | Op::ListLen(v)
                 | Op::ListIn(v)
                 | Op::ListSet(v)
@@ -457,8 +455,7 @@ fn secrecy(rules: &Ruleset, func: FuncId) -> Secrecy {
                 | Op::SelectEq(v)
                 | Op::CountEq(v)
                 | Op::MembersEq(v)
-                | Op::MembersEqFirst(v)
-                | Op::MembersCmp(v, _) => Some(*v),
+                | Op::MembersCmp(v, _) => Some(v),
                 _ => None,
             };
             match var.map(|v| rules.vars[v as usize].visibility) {
