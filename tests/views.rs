@@ -26,9 +26,10 @@ fn rules(game: &str) -> Arc<Ruleset> {
     Arc::new(r)
 }
 
-#[test]
-fn a_mistake_in_a_view_is_reported_at_its_place() {
-    let tmp = std::env::temp_dir().join(format!("tabula-views-bad-{}", std::process::id()));
+/// A scratch copy of the nim ruleset's files (a view or rules are added
+/// to it), in a directory named after `tag`.
+fn nim_copy(tag: &str) -> PathBuf {
+    let tmp = std::env::temp_dir().join(format!("tabula-views-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).unwrap();
     let nim = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim");
@@ -38,6 +39,12 @@ fn a_mistake_in_a_view_is_reported_at_its_place() {
             std::fs::copy(&f, tmp.join(f.file_name().unwrap())).unwrap();
         }
     }
+    tmp
+}
+
+#[test]
+fn a_mistake_in_a_view_is_reported_at_its_place() {
+    let tmp = nim_copy("bad");
     std::fs::write(
         tmp.join("view.yaml"),
         "panels:\n  - title: T\n    columns:\n      a: \"no_such_name\"\n      b: \"1 +\"\n  - title: U\n    rows: {p: nokind}\n    columns: {x: \"1\"}\n",
@@ -128,16 +135,7 @@ fn a_tile_laid_shows_on_its_square_with_its_colour() {
 /// hidden from every seat, as when it is read plainly.
 #[test]
 fn a_secret_read_through_a_fused_instruction_is_still_hidden() {
-    let tmp = std::env::temp_dir().join(format!("tabula-views-fused-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).unwrap();
-    let nim = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulesets/nim");
-    for f in std::fs::read_dir(&nim).unwrap() {
-        let f = f.unwrap().path();
-        if f.is_file() {
-            std::fs::copy(&f, tmp.join(f.file_name().unwrap())).unwrap();
-        }
-    }
+    let tmp = nim_copy("fused");
     std::fs::write(
         tmp.join("secret.rules"),
         "hidden var secret: set<colour>;\nvar open: set<colour>;\n",
