@@ -154,8 +154,8 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
 /// The elements of `words` (at most 64) equal to `x`, as a word (bit `i`
 /// for `words[i]`): each element's bit read from a table and kept by a
 /// mask, with no branch (whether an element matches is as unpredictable
-/// as the board: a branch per element ran Connect Four 12% slower by the
-/// clock, though in fewer instructions).
+/// as the board: a branch per element ran a board game's random games 12%
+/// slower by the clock, though in fewer instructions).
 #[inline]
 fn eq_mask(words: &[i64], x: i64) -> u64 {
     const BIT: [u64; 64] = {
