@@ -34,14 +34,16 @@ pub fn from_fn(n: usize, word: impl Fn(usize) -> u64) -> Bits {
 
 /// The set of items `0..n`.
 pub fn all(n: usize) -> Bits {
-    from_fn(n.div_ceil(64).max(1), |w| {
-        let k = n.saturating_sub(w * 64).min(64);
-        if k == 64 {
-            u64::MAX
-        } else {
-            (1 << k) - 1
-        }
-    })
+    from_fn(n.div_ceil(64).max(1), |w| all_word(n, w))
+}
+
+/// Word `w` of the set of the items `0..n`.
+#[inline]
+pub fn all_word(n: usize, w: usize) -> u64 {
+    match n.saturating_sub(w * 64) {
+        k if k >= 64 => u64::MAX,
+        k => (1 << k) - 1,
+    }
 }
 
 /// Whether item `i` is in the set (false for a negative or absent index).

@@ -189,16 +189,18 @@ pub(super) fn made_set(rules: &Ruleset, st: &State, op: &Op) -> Bits {
 #[inline]
 fn all_sub_var(rules: &Ruleset, st: &State, k: u16, v: u32) -> Bits {
     let n = kind_size(rules, st, k);
-    let vd = &rules.vars[v as usize];
-    let held = bits::as_words(&st.words[vd.offset..vd.offset + vd.elem_words]);
+    let held = plain_set_words(rules, st, v);
     let len = n.div_ceil(64).max(1).max(held.len());
     bits::from_fn(len, |i| {
-        let all = match n.saturating_sub(i * 64) {
-            k if k >= 64 => u64::MAX,
-            k => (1 << k) - 1,
-        };
-        all & !held.get(i).copied().unwrap_or(0)
+        bits::all_word(n, i) & !held.get(i).copied().unwrap_or(0)
     })
+}
+
+/// The words of set variable `v` (one without indices), where they lie.
+#[inline]
+fn plain_set_words<'s>(rules: &Ruleset, st: &'s State, v: u32) -> &'s [u64] {
+    let vd = &rules.vars[v as usize];
+    bits::as_words(&st.words[vd.offset..vd.offset + vd.elem_words])
 }
 
 /// `VarsSetBin`: `a op b` of two set variables without indices (`op`
@@ -206,11 +208,7 @@ fn all_sub_var(rules: &Ruleset, st: &State, k: u16, v: u32) -> Bits {
 /// `Bin` makes it).
 #[inline]
 fn vars_set_bin(rules: &Ruleset, st: &State, a: u32, b: u32, op: BinaryOp) -> Bits {
-    let held = |v: u32| {
-        let vd = &rules.vars[v as usize];
-        bits::as_words(&st.words[vd.offset..vd.offset + vd.elem_words])
-    };
-    let (x, y) = (held(a), held(b));
+    let (x, y) = (plain_set_words(rules, st, a), plain_set_words(rules, st, b));
     let get = |s: &[u64], i: usize| s.get(i).copied().unwrap_or(0);
     let len = x.len().max(y.len());
     match op {

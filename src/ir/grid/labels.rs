@@ -200,13 +200,8 @@ impl GroupLabels {
     ) {
         let n = kind.adjacent.len();
         // The cells of the set on the grid, not reached yet.
-        let mut left: [u64; N] = std::array::from_fn(|w| {
-            let on_grid = match n.saturating_sub(w * 64) {
-                k if k >= 64 => u64::MAX,
-                k => (1u64 << k) - 1,
-            };
-            cells.get(w).copied().unwrap_or(0) & on_grid
-        });
+        let mut left: [u64; N] =
+            std::array::from_fn(|w| cells.get(w).copied().unwrap_or(0) & bits::all_word(n, w));
         let mut counts = std::mem::take(&mut self.counts);
         counts.clear();
         counts.resize(n, 0);
