@@ -64,7 +64,7 @@ fn names(g: &mut Game) -> (Vec<String>, Vec<String>) {
 fn same_both_ways(rules: Arc<Ruleset>, players: usize, seed: u64, limit: usize) {
     let mut g = Game::new(rules, players, seed).expect("starts");
     let mut k = seed;
-    while !g.is_over() && g.history().len() < limit {
+    while !g.is_over() && g.decisions_taken() < limit {
         let n = g.legal().expect("lists").len();
         k = k
             .wrapping_mul(6364136223846793005)

@@ -72,7 +72,7 @@ fn play(
                 v.int(),
                 1,
                 "seed {seed}, {players} players, after {} decisions: invariant {} broken: {}",
-                game.history().len(),
+                game.decisions_taken(),
                 i,
                 TZOLKIN_INVARIANTS[i]
             );

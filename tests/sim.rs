@@ -191,7 +191,7 @@ fn greedy_follows_the_rulesets_evaluate_function() {
         assert_eq!(*legal[i].name, *want, "pile {pile}");
         game.apply(i).unwrap();
     }
-    assert_eq!(game.history().len(), 13);
+    assert_eq!(game.decisions_taken(), 13);
 
     // A wrong signature is refused when the bot is built.
     let dir = nim_copy("badeval", "fn evaluate() -> int = pile;", &[]);

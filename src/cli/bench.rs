@@ -153,7 +153,7 @@ fn measure(
             total.seconds += s.seconds;
         }
         games += 1;
-        decisions += game.history().len() as u64;
+        decisions += game.decisions_taken() as u64;
         if ending == sim::Ending::Unfinished {
             unfinished_count += 1;
             if unfinished.len() < 5 {

@@ -53,7 +53,7 @@ fn check_legal(rules: &Arc<Ruleset>, dir: &std::path::Path) -> CmdResult {
                 })
                 .collect();
             match crate::sim::play_game(rules, &mut agents, seed, 1_000_000) {
-                Ok(g) => decisions += g.history().len(),
+                Ok(g) => decisions += g.decisions_taken(),
                 Err(crate::sim::GameFailed {
                     decisions: n,
                     report,

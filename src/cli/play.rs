@@ -148,7 +148,7 @@ pub(super) fn run(
     let mut last_view: Option<Vec<String>> = None;
     let mut last_picture: Option<Picture> = None;
     while !game.is_over() {
-        if game.history().len() >= max_decisions {
+        if game.decisions_taken() >= max_decisions {
             esayln!(
                 "error: the game (seed {seed}) has not ended after {max_decisions} decisions: \
                  stopped as unfinished (does the rules' main loop end?)"
@@ -185,7 +185,7 @@ pub(super) fn run(
                 sayln!();
                 sayln!(
                     "input ended: game abandoned after {} decisions",
-                    game.history().len()
+                    game.decisions_taken()
                 );
                 return save_log(&mut game, log);
             };
@@ -274,7 +274,7 @@ fn ask(
 fn print_end(game: &mut Game, names: &[String], me: usize) -> CmdResult {
     let outcome = game.outcome().map_err(|e| fail(game, &e))?;
     sayln!();
-    sayln!("game over after {} decisions", game.history().len());
+    sayln!("game over after {} decisions", game.decisions_taken());
     for l in game.view(None) {
         sayln!("  {l}");
     }

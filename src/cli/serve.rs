@@ -42,7 +42,7 @@ struct Table {
 impl Table {
     /// Lets the bots play until the human's turn or the end.
     fn bots_play(&mut self) -> Result<(), String> {
-        while !self.game.is_over() && self.game.history().len() < self.max_decisions {
+        while !self.game.is_over() && self.game.decisions_taken() < self.max_decisions {
             let seat = self.game.to_move().unwrap_or(0);
             if seat == self.me {
                 break;
@@ -118,7 +118,7 @@ impl Table {
             "options": legal.iter().map(|d| &*d.name).collect::<Vec<_>>(),
             "refused": refused.iter().map(|r| json!({"name": r.name, "reason": r.reason})).collect::<Vec<_>>(),
             "events": self.events.iter().rev().take(40).rev().collect::<Vec<_>>(),
-            "decisions": self.game.history().len(),
+            "decisions": self.game.decisions_taken(),
             "over": over,
             "winners": outcome.map(|o| o.winners),
             "scores": scores_now(&self.game),

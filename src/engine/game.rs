@@ -10,7 +10,7 @@ use std::sync::Arc;
 use rand_core::RngCore;
 
 use crate::engine::error::{ApplyError, ErrorKind, RuntimeError};
-use crate::engine::legality::{self, Looks, Pending};
+use crate::engine::legality::{self, Looks, Pending, Taken};
 use crate::engine::sample::uniform_below;
 use crate::engine::state::{State, Status, Value};
 use crate::engine::vm::{self, Exit};
@@ -108,9 +108,8 @@ pub struct Game {
     rules: Arc<Ruleset>,
     state: State,
     seed: u64,
-    /// The names of the decisions applied, shared with the listing's
-    /// (recording one copies no text).
-    log: Vec<Arc<str>>,
+    /// The decisions applied, named when asked for (see [`Taken`]).
+    log: Vec<Taken>,
     /// Whether the decisions applied are written to `log` (not in the
     /// copies a search bot plays on: see [`Game::unrecorded`]).
     record: bool,
@@ -276,8 +275,18 @@ impl Game {
     }
 
     /// Decisions applied so far, by name.
-    pub fn history(&self) -> &[Arc<str>] {
-        &self.log
+    pub fn history(&self) -> Vec<Arc<str>> {
+        let players = self.state.nplayers;
+        self.log
+            .iter()
+            .map(|t| t.name(&self.rules, players))
+            .collect()
+    }
+
+    /// How many decisions have been applied so far ([`Game::history`]'s
+    /// length, without naming them).
+    pub fn decisions_taken(&self) -> usize {
+        self.log.len()
     }
 
     /// Whether the game program has ended.
@@ -376,7 +385,7 @@ impl Game {
         }
         self.judge()?;
         let mut p = self.pending.take().expect("judged");
-        let Some((d, next)) = p.take(&self.rules, &self.state, index) else {
+        let Some((d, next)) = p.take(&self.state, index) else {
             let count = p.count();
             self.pending = Some(p);
             return Err(ApplyError::NoIndex { index, count });
@@ -386,7 +395,7 @@ impl Game {
         p.clear();
         self.recycled = p;
         if self.record {
-            self.log.push(d.name);
+            self.log.push(d);
         }
         Ok(())
     }
@@ -409,9 +418,9 @@ impl Game {
         }
         self.looks.forget_known();
         match legality::apply_first_legal(&self.rules, &mut self.state, rng)? {
-            Some(name) => {
+            Some(taken) => {
                 if self.record {
-                    self.log.push(name);
+                    self.log.push(taken);
                 }
                 Ok(true)
             }

@@ -204,7 +204,7 @@ pub fn play_one(
     let mut bots = build_agents(rules, agents, seed).map_err(|e| err(0, format!("{e}\n")))?;
     let (mut game, first, ending) = play_until(rules, &mut bots, seed, max_decisions)
         .map_err(|f| err(f.decisions, f.report))?;
-    let decisions = game.history().len();
+    let decisions = game.decisions_taken();
     let rounds = game.rounds();
     if ending == Ending::Unfinished {
         return Ok(GameRecord {

@@ -45,7 +45,7 @@ pub fn play(
             other => panic!("seed {seed}: {other}"),
         });
         assert!(
-            game.history().len() < max_decisions,
+            game.decisions_taken() < max_decisions,
             "seed {seed}: the game does not end"
         );
         k = k
@@ -59,8 +59,8 @@ pub fn play(
                 v.int(),
                 1,
                 "seed {seed}, {players} players, after {} decisions ({:?}): invariant broken: {}",
-                game.history().len(),
-                &game.history()[game.history().len().saturating_sub(8)..],
+                game.decisions_taken(),
+                &game.history()[game.decisions_taken().saturating_sub(8)..],
                 invariants[i]
             );
         }

@@ -309,7 +309,7 @@ fn search_bots_copy_the_position_never_the_history() {
         g.apply(0).unwrap();
     }
     let mut f = g.fork();
-    assert_eq!(g.history().len(), 3);
+    assert_eq!(g.decisions_taken(), 3);
     assert!(f.history().is_empty());
     assert_eq!(f.state().hash(), g.state().hash());
     assert_eq!(legal_names(&mut f), legal_names(&mut g));

@@ -8,8 +8,6 @@
 //! before it. An option is tried by the run that applies it: kept when
 //! legal, undone when not.
 
-use std::sync::Arc;
-
 use rand_core::RngCore;
 use smallvec::SmallVec;
 
@@ -21,16 +19,16 @@ use crate::ir::ruleset::Ruleset;
 
 use super::attempt::Attempt;
 use super::budget::Budget;
-use super::{check, choice_span, lookahead, name_at, screening, LOOKAHEAD};
+use super::{check, choice_span, lookahead, screening, Taken, LOOKAHEAD};
 
 /// Applies the first legal option of the choice `st` waits at, in an order
-/// drawn from `rng`; returns its name, or `None` (and `st` as it was) when
+/// drawn from `rng`; returns it (unnamed: see [`Taken`]), or `None` (and `st` as it was) when
 /// no option is legal.
 pub(crate) fn apply_first_legal(
     rules: &Ruleset,
     st: &mut State,
     rng: &mut impl RngCore,
-) -> Result<Option<Arc<str>>, RuntimeError> {
+) -> Result<Option<Taken>, RuntimeError> {
     check::names(rules, st)?;
     let mut budget = Budget::new(choice_span(rules, st));
     // The choice the options are offered at, which names them.
@@ -74,7 +72,7 @@ pub(crate) fn apply_first_legal(
         // The try ran to the next decision or the end (the look-ahead's
         // ways are undone): it is the option applied, named as offered.
         attempt.keep();
-        return Ok(Some(name_at(rules, &waiting, st.nplayers, arm, value)));
+        return Ok(Some(Taken::at(&waiting, arm, value)));
     }
     Ok(None)
 }

@@ -19,6 +19,7 @@ mod first;
 mod light;
 mod lookahead;
 mod looks;
+mod names;
 mod screening;
 mod whole;
 
@@ -27,7 +28,7 @@ use std::sync::Arc;
 use crate::engine::error::{ErrorKind, RuntimeError};
 use crate::engine::state::{Screening, State, Status};
 use crate::engine::vm::{self, Exit};
-use crate::ir::ruleset::{ArmDef, Ruleset};
+use crate::ir::ruleset::Ruleset;
 use crate::ir::span::Span;
 
 use attempt::{Attempt, Tried};
@@ -35,6 +36,8 @@ use budget::Budget;
 pub use budget::{LISTING_STEPS, LOOKAHEAD_WAYS};
 pub(crate) use first::apply_first_legal;
 pub(crate) use looks::Looks;
+use names::arm_option_name;
+pub(crate) use names::{option_name, Taken};
 
 /// How many of the same player's decisions are looked through to find
 /// whether an option can be completed without breaking a requirement.
@@ -382,16 +385,11 @@ impl Pending {
         self.legal.len()
     }
 
-    /// The `index`-th legal decision, named, and what applying it takes.
-    pub(crate) fn take(
-        &self,
-        rules: &Ruleset,
-        st: &State,
-        index: usize,
-    ) -> Option<(Decision, Next)> {
+    /// The `index`-th legal decision, unnamed (see [`Taken`]), and what
+    /// applying it takes.
+    pub(crate) fn take(&self, st: &State, index: usize) -> Option<(Taken, Next)> {
         let (arm, value, next) = *self.legal.get(index)?;
-        let name = option_name(rules, st, arm, value);
-        Some((Decision { name, arm, value }, next))
+        Some((Taken::at(&st.status, arm, value), next))
     }
 
     /// Applies the `index`-th legal decision `d` (as [`Pending::take`]
@@ -404,7 +402,7 @@ impl Pending {
         rules: &Ruleset,
         (st, looks): (&mut State, &mut Looks),
         index: usize,
-        d: &Decision,
+        d: &Taken,
         next: Next,
     ) -> Result<(), RuntimeError> {
         let chosen = self.take_kept(st, index);
@@ -531,7 +529,7 @@ impl Pending {
 pub(crate) fn apply(
     rules: &Ruleset,
     st: &mut State,
-    d: &Decision,
+    d: &Taken,
     next: Next,
 ) -> Result<(), RuntimeError> {
     match next {
@@ -547,18 +545,18 @@ pub(crate) fn apply(
 /// with no undo prepared (a rules error leaves the state where the run
 /// stopped, as in [`run_again`]). The refusals the loader proved out of
 /// reach are still reported if met.
-fn run_sure(rules: &Ruleset, st: &mut State, d: &Decision, m: u32) -> Result<(), RuntimeError> {
+fn run_sure(rules: &Ruleset, st: &mut State, d: &Taken, m: u32) -> Result<(), RuntimeError> {
     vm::resume(st, d.arm, d.value);
     let exit = vm::run(rules, st)?;
     match refusal(rules, &exit, st) {
-        Some(broken) => Err(broken_legal(rules, d, m, broken)),
+        Some(broken) => Err(broken_legal(rules, st.nplayers, d, m, broken)),
         None => Ok(()),
     }
 }
 
 /// Applies a decision whose check ran to the next decision: the same
 /// run again, kept as it goes (no undo is prepared).
-fn run_again(rules: &Ruleset, st: &mut State, d: &Decision) -> Result<(), RuntimeError> {
+fn run_again(rules: &Ruleset, st: &mut State, d: &Taken) -> Result<(), RuntimeError> {
     vm::resume(st, d.arm, d.value);
     match vm::run(rules, st)? {
         Exit::Failed(m) => {
@@ -569,7 +567,7 @@ fn run_again(rules: &Ruleset, st: &mut State, d: &Decision) -> Result<(), Runtim
                 format!(
                     "the option `{}` was legal when checked but its run again is refused \
                      ({msg}): the rules do not replay the same way",
-                    d.name
+                    d.name(rules, st.nplayers)
                 ),
             ))
         }
@@ -580,12 +578,12 @@ fn run_again(rules: &Ruleset, st: &mut State, d: &Decision) -> Result<(), Runtim
 /// Applies a decision whose check stopped at the `legal;` of message
 /// `m`: runs it in full. The rules promised it is legal; if it is not,
 /// the state stays as it was and the broken promise is reported.
-fn rerun(rules: &Ruleset, st: &mut State, d: &Decision, m: u32) -> Result<(), RuntimeError> {
+fn rerun(rules: &Ruleset, st: &mut State, d: &Taken, m: u32) -> Result<(), RuntimeError> {
     let mut attempt = Attempt::begin(st, false);
     vm::resume(&mut attempt, d.arm, d.value);
     let exit = vm::run(rules, &mut attempt)?;
     match refusal(rules, &exit, &attempt) {
-        Some(broken) => Err(broken_legal(rules, d, m, broken)),
+        Some(broken) => Err(broken_legal(rules, attempt.nplayers, d, m, broken)),
         None => {
             attempt.keep();
             Ok(())
@@ -608,49 +606,21 @@ fn refusal(rules: &Ruleset, exit: &Exit, st: &State) -> Option<String> {
 /// The error of an option `legal;` (of message `m`) declared legal whose
 /// run is refused (`broken`: why).
 #[cold]
-fn broken_legal(rules: &Ruleset, d: &Decision, m: u32, broken: String) -> RuntimeError {
+fn broken_legal(
+    rules: &Ruleset,
+    players: usize,
+    d: &Taken,
+    m: u32,
+    broken: String,
+) -> RuntimeError {
     RuntimeError::new(
         ErrorKind::BrokenLegal,
         rules.messages[m as usize].1,
         format!(
             "`legal;` declared the option `{}` legal, but it is refused: {broken}",
-            d.name
+            d.name(rules, players)
         ),
     )
-}
-
-/// The name of an option of the choice `st` waits at.
-pub(crate) fn option_name(rules: &Ruleset, st: &State, arm: u16, value: i64) -> Arc<str> {
-    name_at(rules, &st.status, st.nplayers, arm, value)
-}
-
-/// The name of an option of the choice a state of this `status`, with
-/// `players` seated, waits at.
-fn name_at(rules: &Ruleset, status: &Status, players: usize, arm: u16, value: i64) -> Arc<str> {
-    let Status::Waiting { choice, .. } = *status else {
-        return Arc::from("");
-    };
-    let arms = &rules.choices[choice as usize].arms;
-    arm_option_name(rules, arms, players, arm, value)
-}
-
-/// The name of the option `(arm, value)` of a choice with these `arms`,
-/// with `players` seated.
-#[inline]
-fn arm_option_name(
-    rules: &Ruleset,
-    arms: &[ArmDef],
-    players: usize,
-    arm: u16,
-    value: i64,
-) -> Arc<str> {
-    let Some(def) = arms.get(arm as usize) else {
-        return Arc::from("");
-    };
-    match &def.name {
-        Some(n) => n.clone(),
-        None => rules.label(&def.ty, value, players),
-    }
 }
 
 /// Where the choice `st` waits at is written.
