@@ -6,6 +6,7 @@ mod errors;
 mod frame;
 mod fused;
 mod grid;
+mod held;
 mod lists;
 mod operators;
 mod rare;
@@ -60,52 +61,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     // past the top (`hold!`, `release!`; `frame` tells why they stay valid).
     let mut lp: *mut Value;
     let mut sp: *mut Value;
-    macro_rules! hold {
-        ($base:expr) => {{
-            let base: usize = $base;
-            let s = &mut st.vm.stack;
-            // Calls out of the loop never pop a frame's locals (`verify`).
-            assert!(base <= s.len(), "locals popped out of the loop");
-            let p = s.as_mut_ptr();
-            sp = p.wrapping_add(s.len());
-            lp = p.wrapping_add(base);
-            unsafe { s.set_len(base) }; // Safety: `base` is within the length.
-        }};
-    }
-    macro_rules! release {
-        () => {{
-            // Safety: the values from the vector's start to `sp` are set: those
-            // below the base were left alone, the loop keeps those above it.
-            // The base is not kept: it is where `lp` stands in the buffer.
-            unsafe {
-                st.vm
-                    .stack
-                    .set_len(sp.offset_from(st.vm.stack.as_ptr()) as usize)
-            };
-        }};
-    }
-    // The running frame's base (where `lp` stands in the buffer).
-    macro_rules! frame_base {
-        () => {
-            // Safety: `lp` points into the buffer (see `hold!`).
-            unsafe { lp.offset_from(st.vm.stack.as_ptr()) as usize }
-        };
-    }
+    held::held_stack!($ st ip sp lp);
     hold!(base);
-    // The index of the next instruction.
-    macro_rules! pc {
-        () => {
-            (ip as usize - st.vm.code) / std::mem::size_of::<Op>()
-        };
-    }
-    // Moves on past `k` instructions of a fused sequence.
-    macro_rules! skip {
-        ($k:expr) => {{
-            let k: usize = $k;
-            // Safety: `verify` proved a fused instruction goes on in its function.
-            ip = unsafe { ip.add(k) }
-        }};
-    }
     macro_rules! save_pc {
         () => {
             if let Some(f) = st.vm.frames.last_mut() {
@@ -190,76 +147,6 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
         };
     }
-    // The stack without checks. Safety, for every macro below: `verify`
-    // proved the height of the stack before each instruction of the
-    // running function (never below its locals) and its greatest height;
-    // when the frame was entered or resumed, `frame::fits` checked that the
-    // stack stands at that height and has room for the greatest, and
-    // `hold!` pointed `lp` at its locals and `sp` at its top; each
-    // instruction moves `sp` as proved. So a push has room, a pop or a read
-    // of the top has an operand above the locals, and a local's index is
-    // below the height.
-    macro_rules! push {
-        ($v:expr) => {{
-            let v = $v;
-            // Safety: room for the proven greatest height (see above).
-            unsafe {
-                sp.write(v);
-                sp = sp.add(1);
-            }
-        }};
-    }
-    macro_rules! pop {
-        () => {{
-            debug_assert!(sp > lp);
-            // Safety: an operand lies above the locals (see above), moved out.
-            unsafe {
-                sp = sp.sub(1);
-                sp.read()
-            }
-        }};
-    }
-    // The value `k` places below the top (0: the top).
-    macro_rules! top {
-        ($k:expr) => {{
-            // Safety: the operands lie above the locals (see above).
-            unsafe { &*sp.sub(1 + $k) }
-        }};
-    }
-    macro_rules! top_mut {
-        () => {{
-            // Safety: the operand lies above the locals (see above).
-            unsafe { &mut *sp.sub(1) }
-        }};
-    }
-    macro_rules! local {
-        ($l:expr) => {{
-            debug_assert!(lp.wrapping_add($l as usize) < sp);
-            // Safety: a local's index is below the height (see above).
-            unsafe { &*lp.add($l as usize) }
-        }};
-    }
-    macro_rules! set_local {
-        ($l:expr, $v:expr) => {{
-            let v = $v;
-            debug_assert!(lp.wrapping_add($l as usize) < sp);
-            // Safety: a local's index is below the height (see above).
-            unsafe { *lp.add($l as usize) = v }
-        }};
-    }
-    // The locals and operands of the running frame, as a slice.
-    macro_rules! frame_values {
-        () => {
-            // Safety: the values from `lp` to `sp` are set (see above).
-            unsafe { std::slice::from_raw_parts_mut(lp, sp.offset_from(lp) as usize) }
-        };
-    }
-    macro_rules! pop_i {
-        () => {
-            pop!().int()
-        };
-    }
-    // The offset of an element of variable `v`, its indices popped: as
     // `vars::short_element`, in place, for two indices or fewer.
     macro_rules! offset {
         ($v:expr) => {{
