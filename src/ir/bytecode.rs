@@ -429,6 +429,13 @@ pub enum Op {
     /// of items of kind `k`; pushes the first member whose field `f`
     /// equals the value (none when no member does), no set made.
     MembersFieldEqFirst(KindId, u16),
+    /// `MembersEq(v); SetCount`: pops a value then a set; pushes how many
+    /// members `x` of the set have `v[x]` equal to the value, no set made.
+    MembersEqCount(VarId),
+    /// `MembersFieldEq(k, f); SetCount`: pops a value then a set of items
+    /// of kind `k`; pushes how many members have field `f` equal to the
+    /// value, no set made.
+    MembersFieldEqCount(KindId, u16),
 }
 
 impl Op {
@@ -547,6 +554,8 @@ fn fused_len(op: &Op) -> usize {
         | Op::VarCount(_)
         | Op::MembersEqFirst(_)
         | Op::MembersFieldEqFirst(..)
+        | Op::MembersEqCount(_)
+        | Op::MembersFieldEqCount(..)
         | Op::RequireLegal(..)
         | Op::Store2(..)
         | Op::Move(..)
@@ -587,6 +596,8 @@ fn fusion(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
         (Op::MembersFieldEq(k, f), Some(Op::Builtin(Builtin::First, 1)), _) => {
             Some(Op::MembersFieldEqFirst(*k, *f))
         }
+        (Op::MembersEq(v), Some(Op::SetCount), _) => Some(Op::MembersEqCount(*v)),
+        (Op::MembersFieldEq(k, f), Some(Op::SetCount), _) => Some(Op::MembersFieldEqCount(*k, *f)),
         (Op::Const(k), Some(Op::Bin(op)), Some(Op::JumpIfNot(t))) if fusable(*op) => {
             Some(Op::BinKJumpIfNot(*op, *k, *t))
         }

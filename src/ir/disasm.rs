@@ -49,8 +49,8 @@ fn unfused(op: &Op) -> Option<Op> {
         Op::AndJump(_) | Op::OrJump(_) | Op::DupSubFieldEq(..) => Op::Dup,
         Op::AllSubVar(k, _) => Op::SetAll(*k),
         Op::VarsSetBin(a, ..) => Op::LoadVar(*a),
-        Op::MembersEqFirst(v) => Op::MembersEq(*v),
-        Op::MembersFieldEqFirst(k, f) => Op::MembersFieldEq(*k, *f),
+        Op::MembersEqFirst(v) | Op::MembersEqCount(v) => Op::MembersEq(*v),
+        Op::MembersFieldEqFirst(k, f) | Op::MembersFieldEqCount(k, f) => Op::MembersFieldEq(*k, *f),
         Op::SetNextOrJump { set, cur, var, .. } => Op::SetNext {
             set: *set,
             cur: *cur,
@@ -316,6 +316,8 @@ impl Names<'_> {
             Op::AllSubVar(k, v) => format!("AllSubVar {} {}", self.kind(*k), self.var(*v)),
             Op::MembersEqFirst(v) => format!("MembersEqFirst {}", self.var(*v)),
             Op::MembersFieldEqFirst(k, f) => format!("MembersFieldEqFirst {}", self.field(*k, *f)),
+            Op::MembersEqCount(v) => format!("MembersEqCount {}", self.var(*v)),
+            Op::MembersFieldEqCount(k, f) => format!("MembersFieldEqCount {}", self.field(*k, *f)),
             Op::DupSubFieldEq(k, f, x) => format!("DupSubFieldEq {} {x}", self.field(*k, *f)),
             Op::LoadLoadField(a, b, k, f) => {
                 format!("LoadLoadField l{a} l{b} {}", self.field(*k, *f))

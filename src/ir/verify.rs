@@ -302,6 +302,8 @@ pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
         MembersFieldEqFirst(k, f) => {
             smallvec![MembersFieldEq(k, f), Builtin(bytecode::Builtin::First, 1)]
         }
+        MembersEqCount(v) => smallvec![MembersEq(v), SetCount],
+        MembersFieldEqCount(k, f) => smallvec![MembersFieldEq(k, f), SetCount],
         WithLocal(a, b, on) => {
             let b2 = if on {
                 bytecode::Builtin::With

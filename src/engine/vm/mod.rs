@@ -271,11 +271,33 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::LocalRun(..) | Op::LocalGroups(..) => {
                 (sp, ip) = unsafe { grid::local_op(rules, st, op, lp, sp, ip) }
             }
-            Op::MembersEq(_)
-            | Op::MembersFieldEq(..)
-            | Op::MembersFieldEqFirst(..)
-            | Op::FieldImage(..)
-            | Op::DupSubFieldEq(..) => skip!(released!(members(rules, st, op))),
+            Op::MembersEq(_) | Op::MembersFieldEq(..) | Op::FieldImage(..) => {
+                let x = if let Op::FieldImage(..) = op {
+                    0
+                } else {
+                    pop_i!()
+                };
+                members(rules, &st.words, op, x, top_mut!());
+            }
+            Op::MembersEqCount(_) | Op::MembersFieldEqCount(..) => {
+                let x = pop_i!();
+                let n = sets::members_count(rules, &st.words, op, x, top!(0).bits());
+                *top_mut!() = Value::I(n);
+                skip!(1);
+            }
+            Op::MembersFieldEqFirst(k, f) => {
+                let x = pop_i!();
+                let first = sets::first_field_eq(rules, *k, *f, top!(0).bits(), x);
+                *top_mut!() = Value::I(first);
+                skip!(1);
+            }
+            Op::DupSubFieldEq(k, f, x) => {
+                if fused::sub_field_eq(rules, *k, *f, *x, top_mut!()) {
+                    skip!(3);
+                } else {
+                    push!(top!(0).clone());
+                }
+            }
             Op::AllSubVar(..) | Op::VarsSetBin(..) => {
                 push!(Value::S(sets::made_set(rules, st, op)));
                 skip!(2);
