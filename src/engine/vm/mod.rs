@@ -239,6 +239,10 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let i = pop_i!();
                 push!(Value::I(rare::nth(rules, st, *k, i)));
             }
+            Op::SelectEq(v) => {
+                let x = pop_i!();
+                push!(Value::S(rare::select_eq(rules, st, *v, x)));
+            }
             Op::SetIn => {
                 let s = pop!();
                 *top_mut!() = Value::I(bits::has(s.bits(), top!(0).int()) as i64);
@@ -690,7 +694,6 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::SetMake(..)
             | Op::SetRange
             | Op::SetCount
-            | Op::SelectEq(_)
             | Op::MembersCmp(..)
             | Op::CountEq(_)
             | Op::Rotate(_)
