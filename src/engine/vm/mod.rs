@@ -20,7 +20,7 @@ use crate::ir::{bits, ruleset::Ruleset, span::Span};
 
 use errors::{err, options_fit, runaway, set_options_fit, too_many_options, trail_full, unseated};
 pub use frame::{eval, resume, start, Exit};
-use operators::{as_int, binary, int_binary};
+use operators::{as_int, binary, int_binary, set_op_into};
 pub use sets::elements;
 use sets::{add_screened, members, set_next};
 use vars::{slot, var_offset};
@@ -201,6 +201,13 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         *top_mut!() = Value::I(r);
                         continue;
                     }
+                }
+                if let (Value::S(_), Value::S(_)) = (top!(1), top!(0)) {
+                    let b = pop!();
+                    if set_op_into(*op, top_mut!(), b.bits()) {
+                        continue;
+                    }
+                    push!(b);
                 }
                 let b = pop!();
                 let a = pop!();
@@ -655,6 +662,12 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                             _ => r,
                         });
                         skip!(if let Op::LoadBin(..) = op { 1 } else { 2 });
+                    }
+                    // Two sets: the local's words read where they lie.
+                    None if matches!((op, local!(*l)), (Op::LoadBin(..), Value::S(_)))
+                        && set_op_into(*b, top_mut!(), local!(*l).bits()) =>
+                    {
+                        skip!(1)
                     }
                     None => push!(local!(*l).clone()),
                 }
