@@ -436,6 +436,11 @@ pub enum Op {
     /// of kind `k`; pushes how many members have field `f` equal to the
     /// value, no set made.
     MembersFieldEqCount(KindId, u16),
+    /// `LoadVar(v); Store(a); Load(a); Const(k); Bin(op); JumpIfNot(t)`,
+    /// `v` not a set (`x = v[i]; if x op k`): its element at the indices
+    /// popped is stored in local `a`, compared with `k`, and the jump taken
+    /// when the comparison fails.
+    VarStoreCmpJump(VarId, u16, BinaryOp, i16, u32),
 }
 
 impl Op {
@@ -452,6 +457,7 @@ impl Op {
             | Op::OrJump(t)
             | Op::SetNextOrJump { done: t, .. }
             | Op::StoreCmpJump(.., t)
+            | Op::VarStoreCmpJump(.., t)
             | Op::StoreJump(_, t)
             | Op::StepCmpJump { exit: t, .. }
             | Op::InJump(_, _, t, _) => Some(t),
@@ -521,6 +527,7 @@ pub fn fuse(code: &mut [Op], var: &dyn Fn(VarId) -> VarShape) {
 fn fused_len(op: &Op) -> usize {
     match op {
         Op::StepCmpJump { .. } => 8,
+        Op::VarStoreCmpJump(..) => 6,
         Op::LoadFieldBinNth(..) | Op::LocalRun(..) => 5,
         Op::InJump(..) | Op::LocalGroups(..) | Op::DupSubFieldEq(..) => 4,
         Op::StoreCmpJump(..) => 5,
@@ -721,6 +728,11 @@ fn fuse_long(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
         }
         [Op::Const(k), Op::Store(a), Op::Store(b), ..] if i32::try_from(*k).is_ok() => {
             Some(Op::SetLocalStore(*a, *b, *k as i32))
+        }
+        [Op::LoadVar(v), Op::Store(a), Op::Load(b), Op::Const(k), Op::Bin(op), Op::JumpIfNot(t), ..]
+            if a == b && !var(*v).is_set && fusable(*op) && i16::try_from(*k).is_ok() =>
+        {
+            Some(Op::VarStoreCmpJump(*v, *a, *op, *k as i16, *t))
         }
         [Op::Dup, Op::Store(a), Op::Load(b), Op::Bin(op), Op::JumpIfNot(t), ..] if fusable(*op) => {
             Some(Op::StoreCmpJump(*a, *b, *op, *t))

@@ -60,6 +60,7 @@ fn unfused(op: &Op) -> Option<Op> {
         Op::WithLocal(a, ..) | Op::StepCmpJump { var: a, .. } => Op::Load(*a),
         Op::RequireLegal(m, _) => Op::Require(*m),
         Op::StoreCmpJump(..) => Op::Dup,
+        Op::VarStoreCmpJump(v, ..) => Op::LoadVar(*v),
         Op::Store2(a, _) | Op::StoreJump(a, _) => Op::Store(*a),
         Op::Move(a, _) | Op::LoadVarAtIn(a, ..) => Op::Load(*a),
         Op::SetLocal(_, k) => Op::Const(*k),
@@ -281,6 +282,9 @@ impl Names<'_> {
                 format!("{w}Local l{a} l{b}")
             }
             Op::StoreCmpJump(a, b, op, t) => format!("StoreCmpJump l{a} {op:?} l{b} -> {t}"),
+            Op::VarStoreCmpJump(v, a, op, k, t) => {
+                format!("VarStoreCmpJump {} l{a} {op:?} {k} -> {t}", self.var(*v))
+            }
             Op::StepCmpJump {
                 var,
                 bound,

@@ -313,6 +313,16 @@ pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
             smallvec![Load(a), Load(b), Op::Builtin(b2, 2), Store(a)]
         }
         StoreCmpJump(a, b, op, t) => smallvec![Dup, Store(a), Load(b), Bin(op), JumpIfNot(t)],
+        VarStoreCmpJump(v, a, op, k, t) => {
+            smallvec![
+                LoadVar(v),
+                Store(a),
+                Load(a),
+                Const(k.into()),
+                Bin(op),
+                JumpIfNot(t)
+            ]
+        }
         StepCmpJump {
             var,
             bound,

@@ -501,6 +501,23 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
                 push!(top!(0).clone());
             }
+            Op::VarStoreCmpJump(v, a, op, k, t) => {
+                let off = offset!(*v);
+                let x = st.words[off];
+                set_local!(*a, Value::I(x));
+                match int_binary(*op, x, i64::from(*k)) {
+                    Some(r) => {
+                        skip!(5); // A runaway is placed at the jump.
+                        if r == 0 {
+                            goto!(*t);
+                        }
+                    }
+                    None => {
+                        push!(Value::I(x));
+                        skip!(2);
+                    }
+                }
+            }
             Op::StepCmpJump {
                 var,
                 bound,
