@@ -441,6 +441,12 @@ pub enum Op {
     /// popped is stored in local `a`, compared with `k`, and the jump taken
     /// when the comparison fails.
     VarStoreCmpJump(VarId, u16, BinaryOp, i16, u32),
+    /// `Load(l); Const(k); Bin(op); JumpIfNot(t)` (`if x op k`): local
+    /// `l` compared with `k`, the jump taken when the comparison fails.
+    LoadBinKJumpIfNot(u16, BinaryOp, i32, u32),
+    /// `Load(l); JumpIf(t)` (`true`) or `Load(l); JumpIfNot(t)`
+    /// (`false`): a jump on local `l`.
+    LoadJump(u16, u32, bool),
 }
 
 impl Op {
@@ -458,6 +464,8 @@ impl Op {
             | Op::SetNextOrJump { done: t, .. }
             | Op::StoreCmpJump(.., t)
             | Op::VarStoreCmpJump(.., t)
+            | Op::LoadBinKJumpIfNot(.., t)
+            | Op::LoadJump(_, t, _)
             | Op::StoreJump(_, t)
             | Op::StepCmpJump { exit: t, .. }
             | Op::InJump(_, _, t, _) => Some(t),
@@ -528,6 +536,8 @@ fn fused_len(op: &Op) -> usize {
     match op {
         Op::StepCmpJump { .. } => 8,
         Op::VarStoreCmpJump(..) => 6,
+        Op::LoadBinKJumpIfNot(..) => 4,
+        Op::LoadJump(..) => 2,
         Op::LoadFieldBinNth(..) | Op::LocalRun(..) => 5,
         Op::InJump(..) | Op::LocalGroups(..) | Op::DupSubFieldEq(..) => 4,
         Op::StoreCmpJump(..) => 5,
@@ -728,6 +738,14 @@ fn fuse_long(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
         }
         [Op::Const(k), Op::Store(a), Op::Store(b), ..] if i32::try_from(*k).is_ok() => {
             Some(Op::SetLocalStore(*a, *b, *k as i32))
+        }
+        [Op::Load(l), Op::Const(k), Op::Bin(op), Op::JumpIfNot(t), ..]
+            if fusable(*op) && i32::try_from(*k).is_ok() =>
+        {
+            Some(Op::LoadBinKJumpIfNot(*l, *op, *k as i32, *t))
+        }
+        [Op::Load(l), Op::JumpIf(t) | Op::JumpIfNot(t), ..] => {
+            Some(Op::LoadJump(*l, *t, matches!(code[1], Op::JumpIf(_))))
         }
         [Op::LoadVar(v), Op::Store(a), Op::Load(b), Op::Const(k), Op::Bin(op), Op::JumpIfNot(t), ..]
             if a == b && !var(*v).is_set && fusable(*op) && i16::try_from(*k).is_ok() =>

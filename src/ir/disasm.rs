@@ -61,6 +61,7 @@ fn unfused(op: &Op) -> Option<Op> {
         Op::RequireLegal(m, _) => Op::Require(*m),
         Op::StoreCmpJump(..) => Op::Dup,
         Op::VarStoreCmpJump(v, ..) => Op::LoadVar(*v),
+        Op::LoadBinKJumpIfNot(l, ..) | Op::LoadJump(l, ..) => Op::Load(*l),
         Op::Store2(a, _) | Op::StoreJump(a, _) => Op::Store(*a),
         Op::Move(a, _) | Op::LoadVarAtIn(a, ..) => Op::Load(*a),
         Op::SetLocal(_, k) => Op::Const(*k),
@@ -282,6 +283,10 @@ impl Names<'_> {
                 format!("{w}Local l{a} l{b}")
             }
             Op::StoreCmpJump(a, b, op, t) => format!("StoreCmpJump l{a} {op:?} l{b} -> {t}"),
+            Op::LoadBinKJumpIfNot(l, op, k, t) => {
+                format!("LoadBinKJumpIfNot l{l} {op:?} {k} -> {t}")
+            }
+            Op::LoadJump(l, t, when) => format!("LoadJump l{l} {when} -> {t}"),
             Op::VarStoreCmpJump(v, a, op, k, t) => {
                 format!("VarStoreCmpJump {} l{a} {op:?} {k} -> {t}", self.var(*v))
             }

@@ -313,6 +313,11 @@ pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
             smallvec![Load(a), Load(b), Op::Builtin(b2, 2), Store(a)]
         }
         StoreCmpJump(a, b, op, t) => smallvec![Dup, Store(a), Load(b), Bin(op), JumpIfNot(t)],
+        LoadBinKJumpIfNot(l, op, k, t) => {
+            smallvec![Load(l), Const(k.into()), Bin(op), JumpIfNot(t)]
+        }
+        LoadJump(l, t, true) => smallvec![Load(l), JumpIf(t)],
+        LoadJump(l, t, false) => smallvec![Load(l), JumpIfNot(t)],
         VarStoreCmpJump(v, a, op, k, t) => {
             smallvec![
                 LoadVar(v),

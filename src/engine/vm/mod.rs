@@ -501,6 +501,25 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
                 push!(top!(0).clone());
             }
+            Op::LoadBinKJumpIfNot(l, op, k, t) => {
+                if let Value::I(x) = *local!(*l) {
+                    if let Some(r) = int_binary(*op, x, i64::from(*k)) {
+                        skip!(3); // A runaway is placed at the jump.
+                        if r == 0 {
+                            goto!(*t);
+                        }
+                        continue;
+                    }
+                }
+                push!(local!(*l).clone());
+            }
+            Op::LoadJump(l, t, when) => {
+                let x = local!(*l).int();
+                skip!(1); // A runaway is placed at the jump.
+                if (x != 0) == *when {
+                    goto!(*t);
+                }
+            }
             Op::VarStoreCmpJump(v, a, op, k, t) => {
                 let off = offset!(*v);
                 let x = st.words[off];
