@@ -429,6 +429,24 @@ pub enum Op {
     /// of items of kind `k`; pushes the first member whose field `f`
     /// equals the value (none when no member does), no set made.
     MembersFieldEqFirst(KindId, u16),
+    /// `MembersEq(v); SetCount`: pops a value then a set; pushes how many
+    /// members `x` of the set have `v[x]` equal to the value, no set made.
+    MembersEqCount(VarId),
+    /// `MembersFieldEq(k, f); SetCount`: pops a value then a set of items
+    /// of kind `k`; pushes how many members have field `f` equal to the
+    /// value, no set made.
+    MembersFieldEqCount(KindId, u16),
+    /// `LoadVar(v); Store(a); Load(a); Const(k); Bin(op); JumpIfNot(t)`,
+    /// `v` not a set (`x = v[i]; if x op k`): its element at the indices
+    /// popped is stored in local `a`, compared with `k`, and the jump taken
+    /// when the comparison fails.
+    VarStoreCmpJump(VarId, u16, BinaryOp, i16, u32),
+    /// `Load(l); Const(k); Bin(op); JumpIfNot(t)` (`if x op k`): local
+    /// `l` compared with `k`, the jump taken when the comparison fails.
+    LoadBinKJumpIfNot(u16, BinaryOp, i32, u32),
+    /// `Load(l); JumpIf(t)` (`true`) or `Load(l); JumpIfNot(t)`
+    /// (`false`): a jump on local `l`.
+    LoadJump(u16, u32, bool),
 }
 
 impl Op {
@@ -445,6 +463,9 @@ impl Op {
             | Op::OrJump(t)
             | Op::SetNextOrJump { done: t, .. }
             | Op::StoreCmpJump(.., t)
+            | Op::VarStoreCmpJump(.., t)
+            | Op::LoadBinKJumpIfNot(.., t)
+            | Op::LoadJump(_, t, _)
             | Op::StoreJump(_, t)
             | Op::StepCmpJump { exit: t, .. }
             | Op::InJump(_, _, t, _) => Some(t),
@@ -514,6 +535,9 @@ pub fn fuse(code: &mut [Op], var: &dyn Fn(VarId) -> VarShape) {
 fn fused_len(op: &Op) -> usize {
     match op {
         Op::StepCmpJump { .. } => 8,
+        Op::VarStoreCmpJump(..) => 6,
+        Op::LoadBinKJumpIfNot(..) => 4,
+        Op::LoadJump(..) => 2,
         Op::LoadFieldBinNth(..) | Op::LocalRun(..) => 5,
         Op::InJump(..) | Op::LocalGroups(..) | Op::DupSubFieldEq(..) => 4,
         Op::StoreCmpJump(..) => 5,
@@ -547,6 +571,8 @@ fn fused_len(op: &Op) -> usize {
         | Op::VarCount(_)
         | Op::MembersEqFirst(_)
         | Op::MembersFieldEqFirst(..)
+        | Op::MembersEqCount(_)
+        | Op::MembersFieldEqCount(..)
         | Op::RequireLegal(..)
         | Op::Store2(..)
         | Op::Move(..)
@@ -587,6 +613,8 @@ fn fusion(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
         (Op::MembersFieldEq(k, f), Some(Op::Builtin(Builtin::First, 1)), _) => {
             Some(Op::MembersFieldEqFirst(*k, *f))
         }
+        (Op::MembersEq(v), Some(Op::SetCount), _) => Some(Op::MembersEqCount(*v)),
+        (Op::MembersFieldEq(k, f), Some(Op::SetCount), _) => Some(Op::MembersFieldEqCount(*k, *f)),
         (Op::Const(k), Some(Op::Bin(op)), Some(Op::JumpIfNot(t))) if fusable(*op) => {
             Some(Op::BinKJumpIfNot(*op, *k, *t))
         }
@@ -710,6 +738,19 @@ fn fuse_long(code: &[Op], var: &dyn Fn(VarId) -> VarShape) -> Option<Op> {
         }
         [Op::Const(k), Op::Store(a), Op::Store(b), ..] if i32::try_from(*k).is_ok() => {
             Some(Op::SetLocalStore(*a, *b, *k as i32))
+        }
+        [Op::Load(l), Op::Const(k), Op::Bin(op), Op::JumpIfNot(t), ..]
+            if fusable(*op) && i32::try_from(*k).is_ok() =>
+        {
+            Some(Op::LoadBinKJumpIfNot(*l, *op, *k as i32, *t))
+        }
+        [Op::Load(l), Op::JumpIf(t) | Op::JumpIfNot(t), ..] => {
+            Some(Op::LoadJump(*l, *t, matches!(code[1], Op::JumpIf(_))))
+        }
+        [Op::LoadVar(v), Op::Store(a), Op::Load(b), Op::Const(k), Op::Bin(op), Op::JumpIfNot(t), ..]
+            if a == b && !var(*v).is_set && fusable(*op) && i16::try_from(*k).is_ok() =>
+        {
+            Some(Op::VarStoreCmpJump(*v, *a, *op, *k as i16, *t))
         }
         [Op::Dup, Op::Store(a), Op::Load(b), Op::Bin(op), Op::JumpIfNot(t), ..] if fusable(*op) => {
             Some(Op::StoreCmpJump(*a, *b, *op, *t))

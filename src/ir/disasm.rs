@@ -49,8 +49,8 @@ fn unfused(op: &Op) -> Option<Op> {
         Op::AndJump(_) | Op::OrJump(_) | Op::DupSubFieldEq(..) => Op::Dup,
         Op::AllSubVar(k, _) => Op::SetAll(*k),
         Op::VarsSetBin(a, ..) => Op::LoadVar(*a),
-        Op::MembersEqFirst(v) => Op::MembersEq(*v),
-        Op::MembersFieldEqFirst(k, f) => Op::MembersFieldEq(*k, *f),
+        Op::MembersEqFirst(v) | Op::MembersEqCount(v) => Op::MembersEq(*v),
+        Op::MembersFieldEqFirst(k, f) | Op::MembersFieldEqCount(k, f) => Op::MembersFieldEq(*k, *f),
         Op::SetNextOrJump { set, cur, var, .. } => Op::SetNext {
             set: *set,
             cur: *cur,
@@ -60,6 +60,8 @@ fn unfused(op: &Op) -> Option<Op> {
         Op::WithLocal(a, ..) | Op::StepCmpJump { var: a, .. } => Op::Load(*a),
         Op::RequireLegal(m, _) => Op::Require(*m),
         Op::StoreCmpJump(..) => Op::Dup,
+        Op::VarStoreCmpJump(v, ..) => Op::LoadVar(*v),
+        Op::LoadBinKJumpIfNot(l, ..) | Op::LoadJump(l, ..) => Op::Load(*l),
         Op::Store2(a, _) | Op::StoreJump(a, _) => Op::Store(*a),
         Op::Move(a, _) | Op::LoadVarAtIn(a, ..) => Op::Load(*a),
         Op::SetLocal(_, k) => Op::Const(*k),
@@ -281,6 +283,13 @@ impl Names<'_> {
                 format!("{w}Local l{a} l{b}")
             }
             Op::StoreCmpJump(a, b, op, t) => format!("StoreCmpJump l{a} {op:?} l{b} -> {t}"),
+            Op::LoadBinKJumpIfNot(l, op, k, t) => {
+                format!("LoadBinKJumpIfNot l{l} {op:?} {k} -> {t}")
+            }
+            Op::LoadJump(l, t, when) => format!("LoadJump l{l} {when} -> {t}"),
+            Op::VarStoreCmpJump(v, a, op, k, t) => {
+                format!("VarStoreCmpJump {} l{a} {op:?} {k} -> {t}", self.var(*v))
+            }
             Op::StepCmpJump {
                 var,
                 bound,
@@ -316,6 +325,8 @@ impl Names<'_> {
             Op::AllSubVar(k, v) => format!("AllSubVar {} {}", self.kind(*k), self.var(*v)),
             Op::MembersEqFirst(v) => format!("MembersEqFirst {}", self.var(*v)),
             Op::MembersFieldEqFirst(k, f) => format!("MembersFieldEqFirst {}", self.field(*k, *f)),
+            Op::MembersEqCount(v) => format!("MembersEqCount {}", self.var(*v)),
+            Op::MembersFieldEqCount(k, f) => format!("MembersFieldEqCount {}", self.field(*k, *f)),
             Op::DupSubFieldEq(k, f, x) => format!("DupSubFieldEq {} {x}", self.field(*k, *f)),
             Op::LoadLoadField(a, b, k, f) => {
                 format!("LoadLoadField l{a} l{b} {}", self.field(*k, *f))

@@ -302,6 +302,8 @@ pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
         MembersFieldEqFirst(k, f) => {
             smallvec![MembersFieldEq(k, f), Builtin(bytecode::Builtin::First, 1)]
         }
+        MembersEqCount(v) => smallvec![MembersEq(v), SetCount],
+        MembersFieldEqCount(k, f) => smallvec![MembersFieldEq(k, f), SetCount],
         WithLocal(a, b, on) => {
             let b2 = if on {
                 bytecode::Builtin::With
@@ -311,6 +313,21 @@ pub fn unfused(op: &Op) -> SmallVec<[Op; 8]> {
             smallvec![Load(a), Load(b), Op::Builtin(b2, 2), Store(a)]
         }
         StoreCmpJump(a, b, op, t) => smallvec![Dup, Store(a), Load(b), Bin(op), JumpIfNot(t)],
+        LoadBinKJumpIfNot(l, op, k, t) => {
+            smallvec![Load(l), Const(k.into()), Bin(op), JumpIfNot(t)]
+        }
+        LoadJump(l, t, true) => smallvec![Load(l), JumpIf(t)],
+        LoadJump(l, t, false) => smallvec![Load(l), JumpIfNot(t)],
+        VarStoreCmpJump(v, a, op, k, t) => {
+            smallvec![
+                LoadVar(v),
+                Store(a),
+                Load(a),
+                Const(k.into()),
+                Bin(op),
+                JumpIfNot(t)
+            ]
+        }
         StepCmpJump {
             var,
             bound,

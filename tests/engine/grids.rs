@@ -267,6 +267,9 @@ fn filters_over_sets_are_applied_natively_with_the_same_answers() {
                         // Fused with a `first` of the members.
                         | tabula::ir::bytecode::Op::MembersEqFirst(_)
                         | tabula::ir::bytecode::Op::MembersFieldEqFirst(..)
+                        // Fused with a count of the members.
+                        | tabula::ir::bytecode::Op::MembersEqCount(_)
+                        | tabula::ir::bytecode::Op::MembersFieldEqCount(..)
                         // `x in t`: an intersection of sets.
                         | tabula::ir::bytecode::Op::Bin(tabula::ir::bytecode::BinaryOp::And)
                 )

@@ -6,6 +6,7 @@ mod errors;
 mod frame;
 mod fused;
 mod grid;
+mod held;
 mod lists;
 mod operators;
 mod rare;
@@ -19,7 +20,7 @@ use crate::ir::{bits, ruleset::Ruleset, span::Span};
 
 use errors::{err, options_fit, runaway, set_options_fit, too_many_options, trail_full, unseated};
 pub use frame::{eval, resume, start, Exit};
-use operators::{as_int, binary, int_binary};
+use operators::{as_int, binary, int_binary, set_op_into};
 pub use sets::elements;
 use sets::{add_screened, members, set_next};
 use vars::{slot, var_offset};
@@ -60,52 +61,8 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
     // past the top (`hold!`, `release!`; `frame` tells why they stay valid).
     let mut lp: *mut Value;
     let mut sp: *mut Value;
-    macro_rules! hold {
-        ($base:expr) => {{
-            let base: usize = $base;
-            let s = &mut st.vm.stack;
-            // Calls out of the loop never pop a frame's locals (`verify`).
-            assert!(base <= s.len(), "locals popped out of the loop");
-            let p = s.as_mut_ptr();
-            sp = p.wrapping_add(s.len());
-            lp = p.wrapping_add(base);
-            unsafe { s.set_len(base) }; // Safety: `base` is within the length.
-        }};
-    }
-    macro_rules! release {
-        () => {{
-            // Safety: the values from the vector's start to `sp` are set: those
-            // below the base were left alone, the loop keeps those above it.
-            // The base is not kept: it is where `lp` stands in the buffer.
-            unsafe {
-                st.vm
-                    .stack
-                    .set_len(sp.offset_from(st.vm.stack.as_ptr()) as usize)
-            };
-        }};
-    }
-    // The running frame's base (where `lp` stands in the buffer).
-    macro_rules! frame_base {
-        () => {
-            // Safety: `lp` points into the buffer (see `hold!`).
-            unsafe { lp.offset_from(st.vm.stack.as_ptr()) as usize }
-        };
-    }
+    held::held_stack!($ st ip sp lp);
     hold!(base);
-    // The index of the next instruction.
-    macro_rules! pc {
-        () => {
-            (ip as usize - st.vm.code) / std::mem::size_of::<Op>()
-        };
-    }
-    // Moves on past `k` instructions of a fused sequence.
-    macro_rules! skip {
-        ($k:expr) => {{
-            let k: usize = $k;
-            // Safety: `verify` proved a fused instruction goes on in its function.
-            ip = unsafe { ip.add(k) }
-        }};
-    }
     macro_rules! save_pc {
         () => {
             if let Some(f) = st.vm.frames.last_mut() {
@@ -190,76 +147,6 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             }
         };
     }
-    // The stack without checks. Safety, for every macro below: `verify`
-    // proved the height of the stack before each instruction of the
-    // running function (never below its locals) and its greatest height;
-    // when the frame was entered or resumed, `frame::fits` checked that the
-    // stack stands at that height and has room for the greatest, and
-    // `hold!` pointed `lp` at its locals and `sp` at its top; each
-    // instruction moves `sp` as proved. So a push has room, a pop or a read
-    // of the top has an operand above the locals, and a local's index is
-    // below the height.
-    macro_rules! push {
-        ($v:expr) => {{
-            let v = $v;
-            // Safety: room for the proven greatest height (see above).
-            unsafe {
-                sp.write(v);
-                sp = sp.add(1);
-            }
-        }};
-    }
-    macro_rules! pop {
-        () => {{
-            debug_assert!(sp > lp);
-            // Safety: an operand lies above the locals (see above), moved out.
-            unsafe {
-                sp = sp.sub(1);
-                sp.read()
-            }
-        }};
-    }
-    // The value `k` places below the top (0: the top).
-    macro_rules! top {
-        ($k:expr) => {{
-            // Safety: the operands lie above the locals (see above).
-            unsafe { &*sp.sub(1 + $k) }
-        }};
-    }
-    macro_rules! top_mut {
-        () => {{
-            // Safety: the operand lies above the locals (see above).
-            unsafe { &mut *sp.sub(1) }
-        }};
-    }
-    macro_rules! local {
-        ($l:expr) => {{
-            debug_assert!(lp.wrapping_add($l as usize) < sp);
-            // Safety: a local's index is below the height (see above).
-            unsafe { &*lp.add($l as usize) }
-        }};
-    }
-    macro_rules! set_local {
-        ($l:expr, $v:expr) => {{
-            let v = $v;
-            debug_assert!(lp.wrapping_add($l as usize) < sp);
-            // Safety: a local's index is below the height (see above).
-            unsafe { *lp.add($l as usize) = v }
-        }};
-    }
-    // The locals and operands of the running frame, as a slice.
-    macro_rules! frame_values {
-        () => {
-            // Safety: the values from `lp` to `sp` are set (see above).
-            unsafe { std::slice::from_raw_parts_mut(lp, sp.offset_from(lp) as usize) }
-        };
-    }
-    macro_rules! pop_i {
-        () => {
-            pop!().int()
-        };
-    }
-    // The offset of an element of variable `v`, its indices popped: as
     // `vars::short_element`, in place, for two indices or fewer.
     macro_rules! offset {
         ($v:expr) => {{
@@ -315,6 +202,13 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         continue;
                     }
                 }
+                if let (Value::S(_), Value::S(_)) = (top!(1), top!(0)) {
+                    let b = pop!();
+                    if set_op_into(*op, top_mut!(), b.bits()) {
+                        continue;
+                    }
+                    push!(b);
+                }
                 let b = pop!();
                 let a = pop!();
                 push!(or_fail!(binary(*op, a, b)));
@@ -352,6 +246,10 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 let i = pop_i!();
                 push!(Value::I(rare::nth(rules, st, *k, i)));
             }
+            Op::SelectEq(v) => {
+                let x = pop_i!();
+                push!(Value::S(rare::select_eq(rules, st, *v, x)));
+            }
             Op::SetIn => {
                 let s = pop!();
                 *top_mut!() = Value::I(bits::has(s.bits(), top!(0).int()) as i64);
@@ -384,11 +282,33 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             Op::LocalRun(..) | Op::LocalGroups(..) => {
                 (sp, ip) = unsafe { grid::local_op(rules, st, op, lp, sp, ip) }
             }
-            Op::MembersEq(_)
-            | Op::MembersFieldEq(..)
-            | Op::MembersFieldEqFirst(..)
-            | Op::FieldImage(..)
-            | Op::DupSubFieldEq(..) => skip!(released!(members(rules, st, op))),
+            Op::MembersEq(_) | Op::MembersFieldEq(..) | Op::FieldImage(..) => {
+                let x = if let Op::FieldImage(..) = op {
+                    0
+                } else {
+                    pop_i!()
+                };
+                members(rules, &st.words, op, x, top_mut!());
+            }
+            Op::MembersEqCount(_) | Op::MembersFieldEqCount(..) => {
+                let x = pop_i!();
+                let n = sets::members_count(rules, &st.words, op, x, top!(0).bits());
+                *top_mut!() = Value::I(n);
+                skip!(1);
+            }
+            Op::MembersFieldEqFirst(k, f) => {
+                let x = pop_i!();
+                let first = sets::first_field_eq(rules, *k, *f, top!(0).bits(), x);
+                *top_mut!() = Value::I(first);
+                skip!(1);
+            }
+            Op::DupSubFieldEq(k, f, x) => {
+                if fused::sub_field_eq(rules, *k, *f, *x, top_mut!()) {
+                    skip!(3);
+                } else {
+                    push!(top!(0).clone());
+                }
+            }
             Op::AllSubVar(..) | Op::VarsSetBin(..) => {
                 push!(Value::S(sets::made_set(rules, st, op)));
                 skip!(2);
@@ -581,6 +501,42 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                 }
                 push!(top!(0).clone());
             }
+            Op::LoadBinKJumpIfNot(l, op, k, t) => {
+                if let Value::I(x) = *local!(*l) {
+                    if let Some(r) = int_binary(*op, x, i64::from(*k)) {
+                        skip!(3); // A runaway is placed at the jump.
+                        if r == 0 {
+                            goto!(*t);
+                        }
+                        continue;
+                    }
+                }
+                push!(local!(*l).clone());
+            }
+            Op::LoadJump(l, t, when) => {
+                let x = local!(*l).int();
+                skip!(1); // A runaway is placed at the jump.
+                if (x != 0) == *when {
+                    goto!(*t);
+                }
+            }
+            Op::VarStoreCmpJump(v, a, op, k, t) => {
+                let off = offset!(*v);
+                let x = st.words[off];
+                set_local!(*a, Value::I(x));
+                match int_binary(*op, x, i64::from(*k)) {
+                    Some(r) => {
+                        skip!(5); // A runaway is placed at the jump.
+                        if r == 0 {
+                            goto!(*t);
+                        }
+                    }
+                    None => {
+                        push!(Value::I(x));
+                        skip!(2);
+                    }
+                }
+            }
             Op::StepCmpJump {
                 var,
                 bound,
@@ -743,6 +699,12 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
                         });
                         skip!(if let Op::LoadBin(..) = op { 1 } else { 2 });
                     }
+                    // Two sets: the local's words read where they lie.
+                    None if matches!((op, local!(*l)), (Op::LoadBin(..), Value::S(_)))
+                        && set_op_into(*b, top_mut!(), local!(*l).bits()) =>
+                    {
+                        skip!(1)
+                    }
                     None => push!(local!(*l).clone()),
                 }
             }
@@ -781,7 +743,6 @@ pub fn run(rules: &Ruleset, st: &mut State) -> Result<Exit, RuntimeError> {
             | Op::SetMake(..)
             | Op::SetRange
             | Op::SetCount
-            | Op::SelectEq(_)
             | Op::MembersCmp(..)
             | Op::CountEq(_)
             | Op::Rotate(_)

@@ -115,6 +115,39 @@ fn sets(op: BinaryOp, mut x: Bits, mut y: Bits) -> Result<Value, RuntimeError> {
     Ok(Value::S(x))
 }
 
+/// `x op y` for two sets, `op` being `+`, `-` or the intersection,
+/// written into `x` (in place when it holds its block alone), as long as
+/// the longer of the two, as [`binary`] makes it; false, nothing done,
+/// for another operation or an integer `x`.
+#[inline(never)]
+pub(super) fn set_op_into(op: BinaryOp, x: &mut Value, y: &[u64]) -> bool {
+    use BinaryOp::*;
+    let (Value::S(a), Add | Sub | And) = (x, op) else {
+        return false;
+    };
+    let get = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0);
+    let word = |a: u64, b: u64| match op {
+        Add => a | b,
+        Sub => a & !b,
+        _ => a & b,
+    };
+    let n = a.len().max(y.len());
+    if !a.is_alone() {
+        *a = Bits::from_fn(n, |i| word(get(a, i), get(y, i)));
+        return true;
+    }
+    if a.len() < n {
+        a.resize(n, 0);
+    }
+    let words = a.iter_mut().enumerate();
+    match op {
+        Add => words.for_each(|(i, w)| *w |= get(y, i)),
+        Sub => words.for_each(|(i, w)| *w &= !get(y, i)),
+        _ => words.for_each(|(i, w)| *w &= get(y, i)),
+    }
+    true
+}
+
 /// Integer division rounding down (toward negative infinity), saturating.
 #[inline]
 fn floor_div(x: i64, y: i64) -> i64 {

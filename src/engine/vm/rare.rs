@@ -10,7 +10,7 @@ use super::MAX_OPTIONS;
 use super::{err, options_fit, set_options_fit, too_many_options, trail_full, unseated};
 use crate::engine::error::{ErrorKind, RuntimeError};
 use crate::engine::state::{State, Status, Value};
-use crate::ir::bits;
+use crate::ir::bits::{self, Bits};
 use crate::ir::bytecode::{Builtin, Op};
 use crate::ir::ruleset::{Data, Kind, Ruleset, PLAYER};
 use crate::ir::span::Span;
@@ -99,16 +99,6 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
             let s = st.vm.stack.pop().expect("set");
             st.vm.stack.push(Value::I(bits::count(s.bits())));
         }
-        Op::SelectEq(v) => {
-            let x = pop_i(st);
-            let words = row(rules, st, v);
-            // A word of the set from each 64 elements.
-            let bits = bits::from_fn(words.len().div_ceil(64).max(1), |w| {
-                let rest = words.get(w * 64..).unwrap_or_default();
-                eq_mask(&rest[..rest.len().min(64)], x)
-            });
-            st.vm.stack.push(Value::S(bits));
-        }
         Op::SetRange => {
             let lo = pop_i(st);
             let hi = pop_i(st);
@@ -149,6 +139,18 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) -> Result<()
         _ => unreachable!("not an instruction kept out of the loop: {op:?}"),
     }
     Ok(())
+}
+
+/// `SelectEq(v)` of the value `x`: the indices `i` of the one-dimensional
+/// variable `v` whose element `v[i]` is `x`, as a set.
+#[inline(never)]
+pub(super) fn select_eq(rules: &Ruleset, st: &State, v: u32, x: i64) -> Bits {
+    let words = row(rules, st, v);
+    // A word of the set from each 64 elements.
+    bits::from_fn(words.len().div_ceil(64).max(1), |w| {
+        let rest = words.get(w * 64..).unwrap_or_default();
+        eq_mask(&rest[..rest.len().min(64)], x)
+    })
 }
 
 /// The elements of `words` (at most 64) equal to `x`, as a word (bit `i`

@@ -2,7 +2,6 @@
 //! members, the native filters (members whose variable or field holds a
 //! value), a choice's options collected from a set, adjacency.
 
-use super::fused;
 use super::rare::kind_size;
 use super::set_options_fit;
 use super::vars::slots;
@@ -55,98 +54,111 @@ pub(super) fn set_next(stack: &mut [Value], base: usize, set: u16, cur: u16, var
     false
 }
 
-/// `MembersEq` and `MembersFieldEq`: pops a value and a set, pushes the
-/// members that pass; `FieldImage`: pops a set, pushes the values of its
-/// members' field (kept out of the interpreter's loop). `DupSubFieldEq`
-/// changes the set on top when it can (see [`fused::sub_field_eq`]),
-/// otherwise pushes a copy of it, as `Dup` does; `MembersFieldEqFirst`
-/// pushes a member (see [`first_field_eq`]).
-/// Returns how many instructions to skip:
-/// those of a fused sequence when it was done.
+/// `MembersEq` and `MembersFieldEq` (the value `x` popped): the set on
+/// top (`set`) becomes its members that pass, in place when it holds its
+/// block alone; `FieldImage`: it becomes the values of its members' field
+/// (kept out of the interpreter's loop).
 #[inline(never)]
-pub(super) fn members(rules: &Ruleset, st: &mut State, op: &Op) -> usize {
-    if let Op::MembersFieldEqFirst(k, f) = *op {
-        let x = st.vm.stack.pop().map_or(0, |v| v.int());
-        let set = st.vm.stack.pop().expect("set");
-        let first = first_field_eq(rules, k, f, set.bits(), x);
-        st.vm.stack.push(Value::I(first));
-        return 1;
-    }
-    if let Op::DupSubFieldEq(k, f, x) = *op {
-        let top = st.vm.stack.last_mut().expect("set operand");
-        if fused::sub_field_eq(rules, k, f, x, top) {
-            return 3;
-        }
-        let copy = top.clone();
-        st.vm.stack.push(copy);
-        return 0;
-    }
+pub(super) fn members(rules: &Ruleset, words: &[i64], op: &Op, x: i64, set: &mut Value) {
     if let Op::FieldImage(k, f) = *op {
-        // The values whose items meet the set.
-        let set = st.vm.stack.pop().expect("set");
-        let by_value = rules.kinds[k as usize].field_sets.get(f as usize);
-        let by_value = by_value.map_or(&[][..], Vec::as_slice);
-        let mut out = bits::empty(by_value.len());
-        for (v, items) in by_value.iter().enumerate() {
-            if items.iter().zip(set.bits()).any(|(a, b)| a & b != 0) {
-                out[v / 64] |= 1 << (v % 64);
+        *set = Value::S(field_image(rules, k, f, set.bits()));
+        return;
+    }
+    // A set held alone (made by the instruction below) is filtered in place.
+    if let Value::S(b) = set {
+        if let Some(w) = b.alone_mut() {
+            if filter_in_place(rules, words, op, x, w) {
+                return;
             }
         }
-        st.vm.stack.push(Value::S(out));
-        return 0;
-    }
-    let x = st.vm.stack.pop().map_or(0, |v| v.int());
-    let mut set = st.vm.stack.pop().expect("set");
-    // A set held alone (made by the instruction below) is filtered in place.
-    let done = match &mut set {
-        Value::S(b) => b
-            .alone_mut()
-            .is_some_and(|w| filter_in_place(rules, &st.words, op, x, w)),
-        Value::I(_) => false,
-    };
-    if done {
-        st.vm.stack.push(set);
-        return 0;
     }
     let bits = set.bits();
     let out = match *op {
         Op::MembersEq(v) => {
             let vd = &rules.vars[v as usize];
-            let words = &st.words[vd.offset..vd.offset + vd.len()];
+            let words = &words[vd.offset..vd.offset + vd.len()];
             bits::from_fn(bits.len(), |wi| {
                 bits::members_where(bits[wi], wi, |i| words.get(i) == Some(&x))
             })
         }
         Op::MembersFieldEq(k, f) => {
             let kind = &rules.kinds[k as usize];
-            let by_value = kind
-                .field_sets
-                .get(f as usize)
-                .map_or(&[][..], Vec::as_slice);
-            if let Some(items) = usize::try_from(x).ok().and_then(|v| by_value.get(v)) {
-                let out = bits::from_fn(bits.len(), |wi| {
+            match field_items(rules, k, f, x) {
+                Some(items) => bits::from_fn(bits.len(), |wi| {
                     bits[wi] & items.get(wi).copied().unwrap_or(0)
-                });
-                st.vm.stack.push(Value::S(out));
-                return 0;
+                }),
+                None => bits::from_fn(bits.len(), |wi| {
+                    bits::members_where(bits[wi], wi, |i| {
+                        kind.data
+                            .get(i)
+                            .is_some_and(|row| row[f as usize].int() == x)
+                    })
+                }),
             }
-            let data = &kind.data;
-            bits::from_fn(bits.len(), |wi| {
-                bits::members_where(bits[wi], wi, |i| {
-                    data.get(i).is_some_and(|row| row[f as usize].int() == x)
-                })
-            })
         }
         _ => unreachable!("not a members instruction"),
     };
-    st.vm.stack.push(Value::S(out));
-    0
+    *set = Value::S(out);
+}
+
+/// `MembersEqCount` and `MembersFieldEqCount`: how many members of `set`
+/// `MembersEq` or `MembersFieldEq` would keep (for the value `x`), no set
+/// made.
+#[inline]
+pub(super) fn members_count(rules: &Ruleset, words: &[i64], op: &Op, x: i64, set: &[u64]) -> i64 {
+    let count = |keep: &dyn Fn(usize, u64) -> u64| -> i64 {
+        set.iter()
+            .enumerate()
+            .map(|(wi, w)| i64::from(keep(wi, *w).count_ones()))
+            .sum()
+    };
+    match *op {
+        Op::MembersEqCount(v) => {
+            let vd = &rules.vars[v as usize];
+            let words = &words[vd.offset..vd.offset + vd.len()];
+            count(&|wi, w| bits::members_where(w, wi, |i| words.get(i) == Some(&x)))
+        }
+        Op::MembersFieldEqCount(k, f) => match field_items(rules, k, f, x) {
+            Some(items) => count(&|wi, w| w & items.get(wi).copied().unwrap_or(0)),
+            None => {
+                let data = &rules.kinds[k as usize].data;
+                count(&|wi, w| {
+                    bits::members_where(w, wi, |i| {
+                        data.get(i).is_some_and(|row| row[f as usize].int() == x)
+                    })
+                })
+            }
+        },
+        _ => unreachable!("not a members count"),
+    }
+}
+
+/// The items of kind `k` whose field `f` is `x`, when the field's index
+/// of values holds `x`.
+#[inline(always)]
+fn field_items(rules: &Ruleset, k: u16, f: u16, x: i64) -> Option<&[u64]> {
+    let by_value = rules.kinds[k as usize].field_sets.get(f as usize)?;
+    by_value.get(usize::try_from(x).ok()?).map(|b| &b[..])
+}
+
+/// `FieldImage`: the values of field `f` (of kind `k`) whose items meet
+/// the set.
+fn field_image(rules: &Ruleset, k: u16, f: u16, set: &[u64]) -> Bits {
+    let by_value = rules.kinds[k as usize].field_sets.get(f as usize);
+    let by_value = by_value.map_or(&[][..], Vec::as_slice);
+    let mut out = bits::empty(by_value.len());
+    for (v, items) in by_value.iter().enumerate() {
+        if items.iter().zip(set).any(|(a, b)| a & b != 0) {
+            out[v / 64] |= 1 << (v % 64);
+        }
+    }
+    out
 }
 
 /// `MembersFieldEqFirst`: the first member of `set` whose field `f` (of
 /// kind `k`) is `x`, found through the field's index of values when it
 /// holds `x`; none (-1) when no member is.
-fn first_field_eq(rules: &Ruleset, k: u16, f: u16, set: &[u64], x: i64) -> i64 {
+pub(super) fn first_field_eq(rules: &Ruleset, k: u16, f: u16, set: &[u64], x: i64) -> i64 {
     let kind = &rules.kinds[k as usize];
     let by_value = kind.field_sets.get(f as usize);
     let first = match by_value.and_then(|b| b.get(usize::try_from(x).ok()?)) {
