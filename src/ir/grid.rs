@@ -51,6 +51,36 @@ pub fn finish_kind(kind: &mut Kind, grid: &Grid) {
         })
         .collect();
     kind.shifts = kind.toward.iter().map(|to| shifts_of(to)).collect();
+    kind.around = around_masks(kind);
+}
+
+/// The words of each cell's set of neighbours in [`Kind::around`] on a
+/// grid of `n` cells (the fewest of 1, 2, 3, 4, 8 and 16 that hold them);
+/// `None` past 1024 cells.
+pub fn mask_words(n: usize) -> Option<usize> {
+    match n.div_ceil(64) {
+        0..=4 => Some(n.div_ceil(64).max(1)),
+        5..=8 => Some(8),
+        9..=16 => Some(16),
+        _ => None,
+    }
+}
+
+/// The neighbours of each cell of `kind` as a set of its cells (see
+/// [`Kind::around`]).
+fn around_masks(kind: &Kind) -> Vec<u64> {
+    let n = kind.adjacent.len();
+    let Some(w) = mask_words(n) else {
+        return Vec::new();
+    };
+    let mut masks = vec![0; n * w];
+    for c in 0..n {
+        for a in around(kind, c) {
+            // A neighbour is a cell of the grid: below `64 * w`.
+            put(&mut masks[c * w..c * w + w], *a as usize);
+        }
+    }
+    masks
 }
 
 /// Cells a flood over a set too long to hold in place (see [`Flood`]) has
@@ -221,6 +251,18 @@ pub fn connected(kind: &Kind, start: usize, within: &[u64]) -> Bits {
     if !has(within, start) {
         return out;
     }
+    let done = match mask_words(kind.adjacent.len()) {
+        Some(1) => flood_masks::<1>(kind, start, within, &mut out),
+        Some(2) => flood_masks::<2>(kind, start, within, &mut out),
+        Some(3) => flood_masks::<3>(kind, start, within, &mut out),
+        Some(4) => flood_masks::<4>(kind, start, within, &mut out),
+        Some(8) => flood_masks::<8>(kind, start, within, &mut out),
+        Some(16) => flood_masks::<16>(kind, start, within, &mut out),
+        _ => false,
+    };
+    if done {
+        return out;
+    }
     if let Some(flood) = Flood::<4>::new(kind, within) {
         flood.connected(start, within, &mut out);
     } else if let Some(flood) = Flood::<8>::new(kind, within) {
@@ -231,6 +273,51 @@ pub fn connected(kind: &Kind, start: usize, within: &[u64]) -> Bits {
         flood(kind, start, within, &mut out);
     }
     out
+}
+
+/// [`connected`] through the kind's sets of neighbours ([`Kind::around`],
+/// `N` words a cell), in words held in place: each cell reached adds its
+/// neighbours a word at a time. `false`, nothing done, unless `within`
+/// and the sets of neighbours have `N` words at most and `start` (in
+/// `within`) is a cell of the grid.
+fn flood_masks<const N: usize>(kind: &Kind, start: usize, within: &[u64], out: &mut [u64]) -> bool {
+    let (n, masks) = (kind.adjacent.len(), &kind.around);
+    if within.len() > N || masks.len() != n * N || start >= n {
+        return false;
+    }
+    // The cells of `within` not reached, and those reached last (not yet
+    // looked around).
+    let mut left: [u64; N] = std::array::from_fn(|w| within.get(w).copied().unwrap_or(0));
+    let mut todo = [0u64; N];
+    todo[start / 64] = 1 << (start % 64);
+    left[start / 64] ^= todo[start / 64];
+    loop {
+        let mut next = [0u64; N];
+        for (t, word) in todo.iter().enumerate() {
+            let mut bits = *word;
+            while bits != 0 {
+                // A cell reached: `start` or a neighbour, a cell of the grid.
+                let c = t * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                for (x, m) in next.iter_mut().zip(&masks[c * N..c * N + N]) {
+                    *x |= m;
+                }
+            }
+        }
+        let mut more = 0;
+        for i in 0..N {
+            todo[i] = next[i] & left[i];
+            left[i] ^= todo[i];
+            more |= todo[i];
+        }
+        if more == 0 {
+            break;
+        }
+    }
+    for ((o, w), l) in out.iter_mut().zip(within).zip(left) {
+        *o = w & !l;
+    }
+    true
 }
 
 /// The cells of `within` reached from any cell of `from` through cells of
@@ -436,6 +523,7 @@ mod tests {
             adjacent: Vec::new(),
             toward: Vec::new(),
             shifts: Vec::new(),
+            around: Vec::new(),
             field_sets: Vec::new(),
         };
         let grid = Grid {

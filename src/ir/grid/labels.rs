@@ -4,7 +4,7 @@
 //! one set, each group of it is flooded once and its neighbours counted
 //! into a per-cell tally; every later question on the set reads it.
 
-use super::{around, groups_around};
+use super::{groups_around, mask_words};
 use crate::ir::bits::{self, Bits};
 use crate::ir::ruleset::Kind;
 
@@ -45,11 +45,6 @@ pub struct GroupLabels {
     width: usize,
     /// The cells of the grid tallied.
     n: usize,
-    /// For each grid kind tallied (by number), the neighbours of each of
-    /// its cells as a set of the grid's cells: `N` words a cell, `N` the
-    /// words of a tally on that grid (see [`GroupLabels::tally`]). Made at
-    /// the first tally on the grid; empty until then.
-    around: Vec<Vec<u64>>,
 }
 
 impl Clone for GroupLabels {
@@ -171,55 +166,37 @@ impl GroupLabels {
     /// each answered by a flood.
     #[cold]
     fn tally(&mut self, kind: &Kind, cells: &[u64], marked: Option<&[u64]>) -> bool {
-        let k = self.kind;
-        match kind.adjacent.len().div_ceil(64) {
-            0..=1 => self.tally_in::<1>(k, kind, cells, marked),
-            2 => self.tally_in::<2>(k, kind, cells, marked),
-            3 => self.tally_in::<3>(k, kind, cells, marked),
-            4 => self.tally_in::<4>(k, kind, cells, marked),
-            5..=8 => self.tally_in::<8>(k, kind, cells, marked),
-            9..=16 => self.tally_in::<16>(k, kind, cells, marked),
+        match mask_words(kind.adjacent.len()) {
+            Some(1) => self.tally_in::<1>(kind, cells, marked),
+            Some(2) => self.tally_in::<2>(kind, cells, marked),
+            Some(3) => self.tally_in::<3>(kind, cells, marked),
+            Some(4) => self.tally_in::<4>(kind, cells, marked),
+            Some(8) => self.tally_in::<8>(kind, cells, marked),
+            Some(16) => self.tally_in::<16>(kind, cells, marked),
             _ => false,
         }
-    }
-
-    /// The neighbours of each cell of grid kind number `k` (`kind`), `N`
-    /// words a cell (see [`GroupLabels::around`]), made the first time.
-    fn around_of<const N: usize>(&mut self, k: usize, kind: &Kind) -> &[u64] {
-        if self.around.len() <= k {
-            self.around.resize_with(k + 1, Vec::new);
-        }
-        let masks = &mut self.around[k];
-        if masks.is_empty() {
-            let n = kind.adjacent.len();
-            masks.resize(n.max(1) * N, 0);
-            for c in 0..n {
-                for a in around(kind, c) {
-                    // A neighbour is a cell of the grid: below `64 * N`.
-                    let a = *a as usize;
-                    masks[c * N + a / 64 % N] |= 1 << (a % 64);
-                }
-            }
-        }
-        masks
     }
 
     /// [`GroupLabels::tally`] on a grid of at most `64 * N` cells, in
     /// words held in place: each counted group flooded once (from a marked
     /// cell when a marked set is given), a cell's neighbours
-    /// reached a word at a time (from [`GroupLabels::around_of`]), and one
+    /// reached a word at a time (from [`Kind::around`]), and one
     /// added to the count of each cell next to a counted group. A grid's
     /// neighbours are mutual, so the groups next to a cell are the groups
     /// its neighbours belong to. `false` when a count passes 15 (the
-    /// tally is then not used).
+    /// tally is then not used), or when the kind has no neighbours in
+    /// sets of `N` words.
     fn tally_in<const N: usize>(
         &mut self,
-        k: usize,
         kind: &Kind,
         cells: &[u64],
         marked: Option<&[u64]>,
     ) -> bool {
         let n = kind.adjacent.len();
+        let masks = &kind.around;
+        if masks.len() != n * N {
+            return false;
+        }
         // The cells of the set on the grid, not reached yet.
         let mut left: [u64; N] =
             std::array::from_fn(|w| cells.get(w).copied().unwrap_or(0) & bits::all_word(n, w));
@@ -233,7 +210,6 @@ impl GroupLabels {
             Some(m) => std::array::from_fn(|w| left[w] & m.get(w).copied().unwrap_or(0)),
             None => left,
         };
-        let masks = self.around_of::<N>(k, kind);
         for w in 0..N {
             while seeds[w] != 0 {
                 // The group's cells reached last (not yet looked around),
