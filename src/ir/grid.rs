@@ -251,16 +251,11 @@ pub fn connected(kind: &Kind, start: usize, within: &[u64]) -> Bits {
     if !has(within, start) {
         return out;
     }
-    let done = match mask_words(kind.adjacent.len()) {
-        Some(1) => flood_masks::<1>(kind, start, within, &mut out),
-        Some(2) => flood_masks::<2>(kind, start, within, &mut out),
-        Some(3) => flood_masks::<3>(kind, start, within, &mut out),
-        Some(4) => flood_masks::<4>(kind, start, within, &mut out),
-        Some(8) => flood_masks::<8>(kind, start, within, &mut out),
-        Some(16) => flood_masks::<16>(kind, start, within, &mut out),
-        _ => false,
-    };
-    if done {
+    let mut from = [0u64; 16];
+    if let Some(w) = from.get_mut(start / 64) {
+        *w = 1 << (start % 64);
+    }
+    if flood_through(kind, &from, within, &mut out) {
         return out;
     }
     if let Some(flood) = Flood::<4>::new(kind, within) {
@@ -275,32 +270,51 @@ pub fn connected(kind: &Kind, start: usize, within: &[u64]) -> Bits {
     out
 }
 
-/// [`connected`] through the kind's sets of neighbours ([`Kind::around`],
-/// `N` words a cell), in words held in place: each cell reached adds its
-/// neighbours a word at a time. `false`, nothing done, unless `within`
-/// and the sets of neighbours have `N` words at most and `start` (in
-/// `within`) is a cell of the grid.
-fn flood_masks<const N: usize>(kind: &Kind, start: usize, within: &[u64], out: &mut [u64]) -> bool {
+/// [`flood_masks`] on the words the kind's sets of neighbours have;
+/// `false`, nothing done, on a grid without them.
+#[inline]
+fn flood_through(kind: &Kind, from: &[u64], within: &[u64], out: &mut [u64]) -> bool {
+    match mask_words(kind.adjacent.len()) {
+        Some(1) => flood_masks::<1>(kind, from, within, out),
+        Some(2) => flood_masks::<2>(kind, from, within, out),
+        Some(3) => flood_masks::<3>(kind, from, within, out),
+        Some(4) => flood_masks::<4>(kind, from, within, out),
+        Some(8) => flood_masks::<8>(kind, from, within, out),
+        Some(16) => flood_masks::<16>(kind, from, within, out),
+        _ => false,
+    }
+}
+
+/// Puts in `out` (empty) the cells of `within` reached from the cells of
+/// `from` in it through cells of `within`, by the kind's sets of
+/// neighbours ([`Kind::around`], `N` words a cell), in words held in
+/// place: each cell reached adds its neighbours a word at a time.
+/// `false`, nothing done, unless `within` and the sets of neighbours
+/// have `N` words at most.
+fn flood_masks<const N: usize>(kind: &Kind, from: &[u64], within: &[u64], out: &mut [u64]) -> bool {
     let (n, masks) = (kind.adjacent.len(), &kind.around);
-    if within.len() > N || masks.len() != n * N || start >= n {
+    if within.len() > N || masks.len() != n * N {
         return false;
     }
     // The cells of `within` not reached, and those reached last (not yet
     // looked around).
     let mut left: [u64; N] = std::array::from_fn(|w| within.get(w).copied().unwrap_or(0));
-    let mut todo = [0u64; N];
-    todo[start / 64] = 1 << (start % 64);
-    left[start / 64] ^= todo[start / 64];
+    let mut todo: [u64; N] = std::array::from_fn(|w| left[w] & from.get(w).copied().unwrap_or(0));
+    for (l, t) in left.iter_mut().zip(&todo) {
+        *l ^= t;
+    }
     loop {
         let mut next = [0u64; N];
         for (t, word) in todo.iter().enumerate() {
             let mut bits = *word;
             while bits != 0 {
-                // A cell reached: `start` or a neighbour, a cell of the grid.
                 let c = t * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                for (x, m) in next.iter_mut().zip(&masks[c * N..c * N + N]) {
-                    *x |= m;
+                // (A cell of `within` past the grid has no neighbours.)
+                if let Some(m) = masks.get(c * N..c * N + N) {
+                    for (x, m) in next.iter_mut().zip(m) {
+                        *x |= m;
+                    }
                 }
             }
         }
@@ -325,6 +339,9 @@ fn flood_masks<const N: usize>(kind: &Kind, start: usize, within: &[u64], out: &
 /// flood from all of them at once.
 pub fn connected_from(kind: &Kind, from: &[u64], within: &[u64]) -> Bits {
     let mut out = Bits::from_elem(0, within.len().max(1));
+    if flood_through(kind, from, within, &mut out) {
+        return out;
+    }
     if let Some(flood) = Flood::<4>::new(kind, within) {
         flood.connected_from(from, within, &mut out);
     } else if let Some(flood) = Flood::<8>::new(kind, within) {
