@@ -7,10 +7,15 @@ use crate::ir::bits::Bits;
 pub use crate::ir::cells::{Grid, GridShape};
 use crate::ir::ruleset::{Data, FieldDef, Kind, Ty, NO_CELL};
 pub use labels::GroupLabels;
+pub use masks::mask_words;
+use masks::{around_masks, flood_through};
+pub use memo::GridMemo;
 use shift::shifts_of;
 pub use shift::{neighbours_of_set, shift_toward};
 
 mod labels;
+mod masks;
+mod memo;
 mod shift;
 
 /// Adds the `x` and `y` fields and the neighbour lists to a grid kind.
@@ -49,6 +54,7 @@ pub fn finish_kind(kind: &mut Kind, grid: &Grid) {
         })
         .collect();
     kind.shifts = kind.toward.iter().map(|to| shifts_of(to)).collect();
+    kind.around = around_masks(kind);
 }
 
 /// Cells a flood over a set too long to hold in place (see [`Flood`]) has
@@ -219,6 +225,13 @@ pub fn connected(kind: &Kind, start: usize, within: &[u64]) -> Bits {
     if !has(within, start) {
         return out;
     }
+    let mut from = [0u64; 16];
+    if let Some(w) = from.get_mut(start / 64) {
+        *w = 1 << (start % 64);
+    }
+    if flood_through(kind, &from, within, &mut out) {
+        return out;
+    }
     if let Some(flood) = Flood::<4>::new(kind, within) {
         flood.connected(start, within, &mut out);
     } else if let Some(flood) = Flood::<8>::new(kind, within) {
@@ -236,6 +249,9 @@ pub fn connected(kind: &Kind, start: usize, within: &[u64]) -> Bits {
 /// flood from all of them at once.
 pub fn connected_from(kind: &Kind, from: &[u64], within: &[u64]) -> Bits {
     let mut out = Bits::from_elem(0, within.len().max(1));
+    if flood_through(kind, from, within, &mut out) {
+        return out;
+    }
     if let Some(flood) = Flood::<4>::new(kind, within) {
         flood.connected_from(from, within, &mut out);
     } else if let Some(flood) = Flood::<8>::new(kind, within) {
@@ -434,6 +450,7 @@ mod tests {
             adjacent: Vec::new(),
             toward: Vec::new(),
             shifts: Vec::new(),
+            around: Vec::new(),
             field_sets: Vec::new(),
         };
         let grid = Grid {
@@ -687,6 +704,41 @@ mod tests {
                     let marked: Vec<bool> = (0..n).map(|_| rng.coin(6)).collect();
                     check_in(&kind, &cells, &marked, words);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn kept_answers_are_the_answers() {
+        let mut rng = XorShift(5);
+        // 176 cells, 234, and 1200 (past the sets whose answers are kept).
+        for (shape, width, height) in [
+            (GridShape::Square, 16, 11),
+            (GridShape::Hex, 18, 13),
+            (GridShape::Square, 40, 30),
+        ] {
+            let kind = grid_kind(shape, width, height);
+            let n = width * height;
+            // A few sets asked about again and again, and fresh ones.
+            let pool: Vec<Vec<u64>> = (0..3)
+                .map(|_| to_bits(&(0..n).map(|_| rng.coin(40)).collect::<Vec<_>>()))
+                .collect();
+            let mut memo = GridMemo::default();
+            for q in 0..600 {
+                let fresh;
+                let set = match rng.coin(16) || q % 100 > 50 {
+                    true => {
+                        fresh = to_bits(&(0..n).map(|_| rng.coin(40)).collect::<Vec<_>>());
+                        &fresh
+                    }
+                    false => &pool[q % pool.len()],
+                };
+                let mut want = vec![0u64; n.div_ceil(64)];
+                neighbours_of_set(&kind, set, &mut want);
+                assert_eq!(&memo.neighbours(0, &kind, set)[..], &want[..]);
+                let start = (q * 37) % n;
+                let got = memo.connected(0, &kind, start, set);
+                assert_eq!(&got[..], &connected(&kind, start, set)[..]);
             }
         }
     }

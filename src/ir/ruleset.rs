@@ -56,6 +56,10 @@ pub struct Kind {
     /// shifting, for each part of `shifts[d]`, the set's cells in that
     /// part's mask by its distance (see `ir::grid::shift_toward`).
     pub shifts: Vec<Vec<Shift>>,
+    /// For a grid of at most 1024 cells: the neighbours of each cell as a
+    /// set of the grid's cells, `ir::grid::mask_words` words a cell (see
+    /// `ir::grid::finish_kind`); empty otherwise.
+    pub around: Vec<u64>,
     /// For each boolean or item field, the items by the field's value:
     /// `field_sets[f][v]` is the set of items whose field `f` is `v` (for
     /// other fields, no sets). Filled by [`Kind::index_fields`]. Plain

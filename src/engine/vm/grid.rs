@@ -5,7 +5,7 @@ use super::sets::set_elems;
 use crate::engine::state::{State, Value};
 use crate::ir::bits::{self, Bits};
 use crate::ir::bytecode::{KindId, Op};
-use crate::ir::grid::{self, GroupLabels};
+use crate::ir::grid::{self, GridMemo, GroupLabels};
 use crate::ir::ruleset::{Kind, Ruleset, NO_CELL};
 
 /// Runs a grid instruction on the operands on top of the stack.
@@ -16,14 +16,22 @@ pub(super) fn instruction(rules: &Ruleset, st: &mut State, op: &Op) {
     let out = match *op {
         Op::Adjacent(k) => {
             let of = stack.pop().expect("cell or set");
-            Value::S(neighbours(&rules.kinds[k as usize], &of))
+            Value::S(neighbours(
+                &mut st.grid,
+                k as usize,
+                &rules.kinds[k as usize],
+                &of,
+            ))
         }
         Op::Connected(k) => {
             let within = stack.pop().expect("set");
             let from = stack.pop().expect("cell or set");
             let kind = &rules.kinds[k as usize];
             Value::S(match from {
-                Value::I(c) if c >= 0 => grid::connected(kind, c as usize, within.bits()),
+                Value::I(c) if c >= 0 => {
+                    st.grid
+                        .connected(k as usize, kind, c as usize, within.bits())
+                }
                 Value::I(_) => bits::empty(0),
                 Value::S(cells) => grid::connected_from(kind, &cells, within.bits()),
             })
@@ -280,9 +288,15 @@ fn step(kind: &Kind, of: &Value, d: i64) -> Value {
     }
 }
 
-/// The neighbours of a cell, or of any cell of a set (`adjacent`).
+/// The neighbours of a cell, or of any cell of a set (`adjacent`), on
+/// grid kind number `k` (`kind`); those of a set through `memo`.
 #[inline(never)]
-fn neighbours(kind: &Kind, of: &Value) -> Bits {
+fn neighbours(memo: &mut GridMemo, k: usize, kind: &Kind, of: &Value) -> Bits {
+    if let Value::S(cells) = of {
+        if !kind.shifts.is_empty() {
+            return memo.neighbours(k, kind, cells);
+        }
+    }
     let mut bits = bits::empty(kind.items.len());
     let words: &mut [u64] = &mut bits;
     let mut add = |c: i64| {
@@ -294,9 +308,6 @@ fn neighbours(kind: &Kind, of: &Value) -> Bits {
     match of {
         Value::I(c) if *c >= 0 => add(*c),
         Value::I(_) => {}
-        // A grid's neighbours are its steps in every direction: shift the
-        // whole set each way.
-        Value::S(cells) if !kind.shifts.is_empty() => grid::neighbours_of_set(kind, cells, words),
         Value::S(cells) => set_elems(cells).for_each(add),
     }
     bits

@@ -4,7 +4,7 @@
 //! one set, each group of it is flooded once and its neighbours counted
 //! into a per-cell tally; every later question on the set reads it.
 
-use super::{around, groups_around};
+use super::{groups_around, mask_words};
 use crate::ir::bits::{self, Bits};
 use crate::ir::ruleset::Kind;
 
@@ -12,6 +12,13 @@ use crate::ir::ruleset::Kind;
 /// [`groups_around`] does) before the whole board is tallied: a set asked
 /// about once or twice (a look-ahead's single try) is not worth it.
 const TALLY_AFTER: u32 = 3;
+
+/// The bits of a tally's counts (see [`GroupLabels::planes`]): a group is
+/// added to the count of every cell next to it by a few word operations
+/// (a binary adder on whole sets), and the cells whose count passes a test
+/// are read a word at a time. Counts up to 15: more than any grid cell
+/// has neighbours (a tally that would pass it is given up).
+const PLANES: usize = 4;
 
 /// The groups (connected cells) of the last set of cells asked about,
 /// tallied around every cell once the set has been asked about
@@ -30,14 +37,14 @@ pub struct GroupLabels {
     held: bool,
     /// The questions asked about it so far, up to [`TALLY_AFTER`].
     asked: u32,
-    /// Once tallied (`asked` reached [`TALLY_AFTER`]): for each cell of
-    /// the grid, how many counted groups touch it.
-    counts: Vec<u16>,
-    /// For each grid kind tallied (by number), the neighbours of each of
-    /// its cells as a set of the grid's cells: `N` words a cell, `N` the
-    /// words of a tally on that grid (see [`GroupLabels::tally`]). Made at
-    /// the first tally on the grid; empty until then.
-    around: Vec<Vec<u64>>,
+    /// Once tallied (`asked` reached [`TALLY_AFTER`]): how many counted
+    /// groups touch each cell, as [`PLANES`] sets of `width` words each,
+    /// the `p`-th holding the cells whose count has bit `p` set.
+    planes: Vec<u64>,
+    /// The words of each of the `planes`.
+    width: usize,
+    /// The cells of the grid tallied.
+    n: usize,
 }
 
 impl Clone for GroupLabels {
@@ -96,15 +103,17 @@ impl GroupLabels {
             }
             self.asked = TALLY_AFTER;
         }
-        let counts = &self.counts;
-        let words = counts.len().div_ceil(64);
-        Some(bits::from_fn(words.max(1), |w| {
-            let cells = &counts[w * 64..counts.len().min(w * 64 + 64)];
-            cells
-                .iter()
-                .enumerate()
-                .filter(|(_, n)| keep(i64::from(**n)))
-                .fold(0, |acc, (b, _)| acc | 1 << b)
+        let counts: Vec<usize> = (0..1 << PLANES).filter(|v| keep(*v as i64)).collect();
+        let (n, width, planes) = (self.n, self.width, &self.planes);
+        Some(bits::from_fn(n.div_ceil(64).max(1), |w| {
+            let plane = |p: usize| planes[p * width + w];
+            counts.iter().fold(0, |acc, v| {
+                let is_v = (0..PLANES).fold(bits::all_word(n, w), |m, p| match v >> p & 1 {
+                    1 => m & plane(p),
+                    _ => m & !plane(p),
+                });
+                acc | is_v
+            })
         }))
     }
 
@@ -142,78 +151,72 @@ impl GroupLabels {
     /// The tally around cell `c` (0 off the grid).
     #[inline]
     fn read(&self, c: usize) -> i64 {
-        self.counts.get(c).map_or(0, |n| i64::from(*n))
+        if c >= self.n {
+            return 0;
+        }
+        let (w, b) = (c / 64, c % 64);
+        (0..PLANES).fold(0, |n, p| {
+            n | ((self.planes[p * self.width + w] >> b & 1) << p)
+        }) as i64
     }
 
     /// Tallies, for every cell, the counted groups of `cells` next to it
     /// (see [`GroupLabels::tally_in`]); `false` on a grid too large to
-    /// tally (over 1024 cells), whose questions are each answered by a
-    /// flood.
+    /// tally (over 1024 cells, or a count over 15), whose questions are
+    /// each answered by a flood.
     #[cold]
     fn tally(&mut self, kind: &Kind, cells: &[u64], marked: Option<&[u64]>) -> bool {
-        let k = self.kind;
-        match kind.adjacent.len().div_ceil(64) {
-            0..=1 => self.tally_in::<1>(k, kind, cells, marked),
-            2 => self.tally_in::<2>(k, kind, cells, marked),
-            3 => self.tally_in::<3>(k, kind, cells, marked),
-            4 => self.tally_in::<4>(k, kind, cells, marked),
-            5..=8 => self.tally_in::<8>(k, kind, cells, marked),
-            9..=16 => self.tally_in::<16>(k, kind, cells, marked),
-            _ => return false,
+        match mask_words(kind.adjacent.len()) {
+            Some(1) => self.tally_in::<1>(kind, cells, marked),
+            Some(2) => self.tally_in::<2>(kind, cells, marked),
+            Some(3) => self.tally_in::<3>(kind, cells, marked),
+            Some(4) => self.tally_in::<4>(kind, cells, marked),
+            Some(8) => self.tally_in::<8>(kind, cells, marked),
+            Some(16) => self.tally_in::<16>(kind, cells, marked),
+            _ => false,
         }
-        true
-    }
-
-    /// The neighbours of each cell of grid kind number `k` (`kind`), `N`
-    /// words a cell (see [`GroupLabels::around`]), made the first time.
-    fn around_of<const N: usize>(&mut self, k: usize, kind: &Kind) -> &[u64] {
-        if self.around.len() <= k {
-            self.around.resize_with(k + 1, Vec::new);
-        }
-        let masks = &mut self.around[k];
-        if masks.is_empty() {
-            let n = kind.adjacent.len();
-            masks.resize(n.max(1) * N, 0);
-            for c in 0..n {
-                for a in around(kind, c) {
-                    // A neighbour is a cell of the grid: below `64 * N`.
-                    let a = *a as usize;
-                    masks[c * N + a / 64 % N] |= 1 << (a % 64);
-                }
-            }
-        }
-        masks
     }
 
     /// [`GroupLabels::tally`] on a grid of at most `64 * N` cells, in
-    /// words held in place: each group flooded once, a cell's neighbours
-    /// reached a word at a time (from [`GroupLabels::around_of`]), and one
+    /// words held in place: each counted group flooded once (from a marked
+    /// cell when a marked set is given), a cell's neighbours
+    /// reached a word at a time (from [`Kind::around`]), and one
     /// added to the count of each cell next to a counted group. A grid's
     /// neighbours are mutual, so the groups next to a cell are the groups
-    /// its neighbours belong to.
+    /// its neighbours belong to. `false` when a count passes 15 (the
+    /// tally is then not used), or when the kind has no neighbours in
+    /// sets of `N` words.
     fn tally_in<const N: usize>(
         &mut self,
-        k: usize,
         kind: &Kind,
         cells: &[u64],
         marked: Option<&[u64]>,
-    ) {
+    ) -> bool {
         let n = kind.adjacent.len();
+        let masks = &kind.around;
+        if masks.len() != n * N {
+            return false;
+        }
         // The cells of the set on the grid, not reached yet.
         let mut left: [u64; N] =
             std::array::from_fn(|w| cells.get(w).copied().unwrap_or(0) & bits::all_word(n, w));
-        let mut counts = std::mem::take(&mut self.counts);
-        counts.clear();
-        counts.resize(n, 0);
-        let masks = self.around_of::<N>(k, kind);
+        let mut planes = [[0u64; N]; PLANES];
+        // The cells whose count passed 15.
+        let mut over = 0;
+        // The cells a counted group is flooded from: the marked cells of
+        // the set (a group with none is not counted, so not flooded), or
+        // all of them.
+        let mut seeds: [u64; N] = match marked {
+            Some(m) => std::array::from_fn(|w| left[w] & m.get(w).copied().unwrap_or(0)),
+            None => left,
+        };
         for w in 0..N {
-            while left[w] != 0 {
+            while seeds[w] != 0 {
                 // The group's cells reached last (not yet looked around),
-                // its cells, the cells next to it.
+                // the cells next to it.
                 let mut todo = [0u64; N];
-                todo[w] = left[w] & left[w].wrapping_neg();
+                todo[w] = seeds[w] & seeds[w].wrapping_neg();
                 left[w] ^= todo[w];
-                let mut group = todo;
                 let mut next = [0u64; N];
                 loop {
                     for (t, word) in todo.iter().enumerate() {
@@ -231,36 +234,40 @@ impl GroupLabels {
                     for i in 0..N {
                         todo[i] = next[i] & left[i];
                         left[i] ^= todo[i];
-                        group[i] |= todo[i];
                         more |= todo[i];
                     }
                     if more == 0 {
                         break;
                     }
                 }
-                let counted = marked.is_none_or(|m| group.iter().zip(m).any(|(g, m)| g & m != 0));
-                if counted {
-                    add_one(&mut counts, &next);
+                for (s, l) in seeds.iter_mut().zip(&left) {
+                    *s &= l;
                 }
+                over |= add_one(&mut planes, next);
             }
         }
-        self.counts = counts;
+        self.planes.clear();
+        self.planes.extend(planes.iter().flatten());
+        (self.width, self.n) = (N, n);
+        over == 0
     }
 }
 
-/// Adds one to the count of every cell of `next` (cells of the grid, the
-/// counts' length).
+/// Adds one to the count of every cell of `next` in `planes` (see
+/// [`GroupLabels::planes`]), bit by bit as an adder does, on whole words;
+/// returns the cells whose count passed the last plane (none unless a
+/// count passes 15).
 #[inline]
-fn add_one<const N: usize>(counts: &mut [u16], next: &[u64; N]) {
-    for (w, word) in next.iter().enumerate() {
-        let mut bits = *word;
-        while bits != 0 {
-            if let Some(n) = counts.get_mut(w * 64 + bits.trailing_zeros() as usize) {
-                *n += 1;
-            }
-            bits &= bits - 1;
+fn add_one<const N: usize>(planes: &mut [[u64; N]; PLANES], next: [u64; N]) -> u64 {
+    let mut carry = next;
+    for plane in planes.iter_mut() {
+        for (p, c) in plane.iter_mut().zip(&mut carry) {
+            let was = *p;
+            *p ^= *c;
+            *c &= was;
         }
     }
+    carry.iter().fold(0, |over, c| over | c)
 }
 
 /// Whether two sets hold the same words: their differences gathered

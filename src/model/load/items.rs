@@ -301,6 +301,7 @@ fn empty_kind(r: &RawKind) -> Kind {
         adjacent: Vec::new(),
         toward: Vec::new(),
         shifts: Vec::new(),
+        around: Vec::new(),
         field_sets: Vec::new(),
     }
 }

@@ -141,6 +141,7 @@ impl Builder {
             adjacent: Vec::new(),
             toward: Vec::new(),
             shifts: Vec::new(),
+            around: Vec::new(),
             field_sets: Vec::new(),
         });
         let id = ast::Ident {
