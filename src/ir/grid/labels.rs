@@ -4,6 +4,7 @@
 //! one set, each group of it is flooded once and its neighbours counted
 //! into a per-cell tally; every later question on the set reads it.
 
+use super::masks::flood_group;
 use super::{groups_around, mask_words};
 use crate::ir::bits::{self, Bits};
 use crate::ir::ruleset::Kind;
@@ -227,40 +228,6 @@ impl GroupLabels {
         self.planes.extend(planes.iter().flatten());
         (self.width, self.n) = (N, n);
         over == 0
-    }
-}
-
-/// Floods the group of `start` (a cell already taken out of `left`)
-/// through the cells of `left`, taking them out as they are reached, a
-/// cell's neighbours read from `masks` (`N` words a cell); returns the
-/// cells next to the group (its own cells among them).
-#[inline(always)]
-fn flood_group<const N: usize>(masks: &[u64], start: [u64; N], left: &mut [u64; N]) -> [u64; N] {
-    // The group's cells reached last (not yet looked around), the cells
-    // next to it.
-    let mut todo = start;
-    let mut next = [0u64; N];
-    loop {
-        for (t, word) in todo.iter().enumerate() {
-            let mut bits = *word;
-            while bits != 0 {
-                let c = t * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let m = &masks[c * N..c * N + N];
-                for i in 0..N {
-                    next[i] |= m[i];
-                }
-            }
-        }
-        let mut more = 0;
-        for i in 0..N {
-            todo[i] = next[i] & left[i];
-            left[i] ^= todo[i];
-            more |= todo[i];
-        }
-        if more == 0 {
-            return next;
-        }
     }
 }
 

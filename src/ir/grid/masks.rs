@@ -60,21 +60,37 @@ fn flood_masks<const N: usize>(kind: &Kind, from: &[u64], within: &[u64], out: &
     if within.len() > N || masks.len() != n * N {
         return false;
     }
-    // The cells of `within` not reached, and those reached last (not yet
-    // looked around).
+    // The cells of `within` not reached, and those reached first.
     let mut left: [u64; N] = std::array::from_fn(|w| within.get(w).copied().unwrap_or(0));
-    let mut todo: [u64; N] = std::array::from_fn(|w| left[w] & from.get(w).copied().unwrap_or(0));
+    let todo: [u64; N] = std::array::from_fn(|w| left[w] & from.get(w).copied().unwrap_or(0));
     for (l, t) in left.iter_mut().zip(&todo) {
         *l ^= t;
     }
+    flood_group(masks, todo, &mut left);
+    for ((o, w), l) in out.iter_mut().zip(within).zip(left) {
+        *o = w & !l;
+    }
+    true
+}
+
+/// Floods from the cells `todo` (already taken out of `left`) through the
+/// cells of `left`, taking them out as they are reached, a cell's
+/// neighbours read from `masks` (`N` words a cell; a cell past them has
+/// none); returns the cells next to any cell reached.
+#[inline(always)]
+pub(super) fn flood_group<const N: usize>(
+    masks: &[u64],
+    mut todo: [u64; N],
+    left: &mut [u64; N],
+) -> [u64; N] {
+    // `todo`: the cells reached last, not yet looked around.
+    let mut next = [0u64; N];
     loop {
-        let mut next = [0u64; N];
         for (t, word) in todo.iter().enumerate() {
             let mut bits = *word;
             while bits != 0 {
                 let c = t * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                // (A cell of `within` past the grid has no neighbours.)
                 if let Some(m) = masks.get(c * N..c * N + N) {
                     for (x, m) in next.iter_mut().zip(m) {
                         *x |= m;
@@ -89,11 +105,7 @@ fn flood_masks<const N: usize>(kind: &Kind, from: &[u64], within: &[u64], out: &
             more |= todo[i];
         }
         if more == 0 {
-            break;
+            return next;
         }
     }
-    for ((o, w), l) in out.iter_mut().zip(within).zip(left) {
-        *o = w & !l;
-    }
-    true
 }
